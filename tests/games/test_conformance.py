@@ -1,0 +1,240 @@
+"""One conformance suite over every registered engine and every option value.
+
+An engine joins by registering in `pbem.games`; nothing here names a game. Each (engine, option
+value) pair plays PBEM_CONFORMANCE_GAMES seeded random games (500 by default) to the end; the other
+options and the player count cycle with the seed, so every combination is played.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pbem import games
+from pbem.games import IllegalMove, InvalidMove, MoveError, Outcome
+
+GAMES_PER_CASE = int(os.environ.get("PBEM_CONFORMANCE_GAMES", "500"))
+CHUNK = 25
+MAX_PLIES = 20_000
+
+
+def _cases() -> Iterator[tuple[str, str | None, Any]]:
+    for name in games.names():
+        game = games.get(name)
+        if not game.options:
+            yield name, None, None
+        for option, values in game.options.items():
+            for value in values:
+                yield name, option, value
+
+
+def _setup(name: str, option: str | None, value: Any, seed: int) -> tuple[int, dict[str, Any]]:
+    """Players and options for one game: the fixed option, the rest cycling with the seed."""
+    game = games.get(name)
+    counts = list(range(game.min_players, game.max_players + 1))
+    options: dict[str, Any] = {}
+    cycle = seed
+    for other, values in game.options.items():
+        if other == option:
+            options[other] = value
+        else:
+            options[other] = list(values)[cycle % len(values)]
+            cycle //= len(values)
+    return counts[cycle % len(counts)], options
+
+
+CASES = [
+    pytest.param(name, option, value, start, id=f"{name}-{option}={value}-{start}")
+    for name, option, value in _cases()
+    for start in range(0, GAMES_PER_CASE, CHUNK)
+]
+
+
+def _roundtrip(name: str, state: games.State) -> None:
+    data = state.to_json()
+    text = json.dumps(data)
+    again = games.get(name).from_json(json.loads(text))
+    assert again.to_json() == data
+    assert again.legal_moves() == state.legal_moves()
+    assert again.to_move == state.to_move
+    assert again.history == state.history
+
+
+def _check_state(state: games.State) -> list[str]:
+    moves = state.legal_moves()
+    if state.outcome is None:
+        assert state.to_move is not None
+        assert 0 <= state.to_move < state.players
+        assert moves, "a running game must offer a move"
+        assert moves == sorted(moves)
+        assert len(set(moves)) == len(moves)
+    else:
+        assert state.to_move is None
+        assert moves == []
+        assert isinstance(state.outcome, Outcome)
+        assert all(0 <= w < state.players for w in state.outcome.winners)
+        assert len(state.outcome.scores) == state.players
+        assert state.outcome.reason
+    scores = state.scores()
+    assert len(scores) == state.players
+    assert all(isinstance(s, int) for s in scores)
+    return moves
+
+
+def _play_out(name: str, players: int, options: dict[str, Any], seed: int) -> games.State:
+    game = games.get(name)
+    rng = random.Random(seed)
+    state = game.new(players=players, options=options, seed=seed)
+    plies = 0
+    while state.outcome is None:
+        moves = _check_state(state)
+        _roundtrip(name, state)
+        move = rng.choice(moves)
+        before = state.to_json()
+        nxt = state.play(move)
+        assert state.to_json() == before, "play must not change the old state"
+        assert nxt.history == [*state.history, move]
+        state = nxt
+        plies += 1
+        assert plies < MAX_PLIES, "game does not end"
+    _check_state(state)
+    _roundtrip(name, state)
+    return state
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "option", "value", "start"), CASES)
+def test_random_games_play_to_the_end(name: str, option: str | None, value: Any, start: int) -> None:
+    for seed in range(start, min(start + CHUNK, GAMES_PER_CASE)):
+        players, options = _setup(name, option, value, seed)
+        final = _play_out(name, players, options, seed)
+        again = _play_out(name, players, options, seed)
+        assert again.to_json() == final.to_json(), "same seed and moves must give the same game"
+
+
+def _midgame_states(name: str, seeds: range) -> Iterator[games.State]:
+    """A few positions from several random games, with at least one move played."""
+    game = games.get(name)
+    for seed in seeds:
+        players, options = _setup(name, None, None, seed)
+        rng = random.Random(seed)
+        state = game.new(players=players, options=options, seed=seed)
+        for _ in range(rng.randint(1, 30)):
+            if state.outcome is not None:
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        yield state
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_registry_metadata(name: str) -> None:
+    game = games.get(name)
+    assert game.name == name
+    assert games.get(name.upper()) is game
+    assert game.title
+    assert 1 <= game.min_players <= game.max_players
+    for option, values in game.options.items():
+        assert isinstance(option, str)
+        assert list(values), f"option {option} offers no value"
+        assert len(set(values)) == len(list(values))
+
+
+def test_unknown_game_is_named() -> None:
+    with pytest.raises(KeyError, match="chess"):
+        games.get("chess")
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_bad_setup_is_refused(name: str) -> None:
+    game = games.get(name)
+    with pytest.raises(ValueError, match="players"):
+        game.new(players=game.max_players + 1)
+    with pytest.raises(ValueError, match="colour"):
+        game.new(players=game.min_players, options={"colour": "green"})
+    for option in game.options:
+        with pytest.raises(ValueError, match=option):
+            game.new(players=game.min_players, options={option: "no-such-value"})
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_canonical_moves_parse_back_to_themselves(name: str) -> None:
+    for state in _midgame_states(name, range(20)):
+        for move in state.legal_moves():
+            assert move == move.strip() and "  " not in move
+            assert state.play(move).history[-1] == move
+            shouted = state.play("  " + move.upper() + " ")
+            assert shouted.history[-1] == move
+            assert shouted.to_json() == state.play(move).to_json()
+
+
+@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("junk", ["", "   ", "zz", "!!!", "9999", "place", "flip x", "-", "a1-"])
+def test_malformed_moves_are_invalid(name: str, junk: str) -> None:
+    for state in _midgame_states(name, range(3)):
+        before = state.to_json()
+        with pytest.raises(InvalidMove) as caught:
+            state.play(junk)
+        assert isinstance(caught.value, MoveError)
+        assert isinstance(caught.value, ValueError)
+        message = str(caught.value)
+        assert len(message) > len(junk.strip()) + 10, "the message must say what is wrong"
+        if junk.strip():
+            assert junk.strip().lower() in message.lower(), "the message must name the move"
+        assert state.to_json() == before
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_moves_of_other_positions_are_illegal(name: str) -> None:
+    """A canonical move that is not legal here parses, so it must be refused as illegal."""
+    checked = 0
+    for state in _midgame_states(name, range(30)):
+        if state.outcome is not None:
+            continue
+        legal = set(state.legal_moves())
+        before = state.to_json()
+        for move in dict.fromkeys(state.history):
+            if move in legal:
+                continue
+            with pytest.raises(IllegalMove) as caught:
+                state.play(move)
+            message = str(caught.value)
+            assert move.lower() in message.lower(), f"{message!r} must name {move!r}"
+            assert len(message) > len(move) + 10, "the message must say what is wrong"
+            assert state.to_json() == before
+            checked += 1
+    assert checked, "no stale move was found to try"
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_finished_games_refuse_moves(name: str) -> None:
+    game = games.get(name)
+    state = _play_out(name, game.min_players, {}, seed=3)
+    assert state.outcome is not None
+    with pytest.raises(IllegalMove, match="over"):
+        state.play(state.history[-1])
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_views_are_json_and_per_seat(name: str) -> None:
+    for state in _midgame_states(name, range(5)):
+        for seat in [None, *range(state.players)]:
+            view = state.view(seat)
+            assert json.loads(json.dumps(view)) == view
+        with pytest.raises(ValueError):
+            state.view(state.players)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_render_svg_is_an_svg_document(name: str) -> None:
+    game = games.get(name)
+    for state in _midgame_states(name, range(2)):
+        for seat in [None, 0]:
+            svg = game.render_svg(state, seat=seat)
+            assert svg.lstrip().startswith(("<svg", "<?xml"))
+            assert svg.rstrip().endswith("</svg>")
+        assert game.render_text(state)
