@@ -109,7 +109,9 @@ def _play_out(name: str, players: int, options: dict[str, Any], seed: int) -> ga
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "option", "value", "start"), CASES)
-def test_random_games_play_to_the_end(name: str, option: str | None, value: Any, start: int) -> None:
+def test_random_games_play_to_the_end(
+    name: str, option: str | None, value: Any, start: int
+) -> None:
     for seed in range(start, min(start + CHUNK, GAMES_PER_CASE)):
         players, options = _setup(name, option, value, seed)
         final = _play_out(name, players, options, seed)
