@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Creates .venv and installs pbem with its test extra. Sourced by serve.sh and test.sh.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+PYTHON=${PYTHON:-python3}
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "pbem needs Python 3.11 or newer; found: $("$PYTHON" --version 2>&1)" >&2
+    exit 1
+fi
+if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m venv .venv
+fi
+extras=${1:-}
+stamp=.venv/.installed${extras:+-$extras}
+# Reinstall only when the project's declared dependencies changed.
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
+    touch "$stamp"
+fi
