@@ -1,0 +1,71 @@
+"""Throwaway PostgreSQL databases: created empty, dropped (forcefully) at the end."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+DEFAULT_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def admin_url() -> str:
+    return os.environ.get("PBEM_TEST_DATABASE_URL", DEFAULT_ADMIN_URL)
+
+
+def libpq_url(url: str) -> str:
+    """SQLAlchemy's `postgresql+psycopg://` spelling as libpq understands it."""
+    for prefix in ("postgresql+psycopg://", "postgresql+psycopg2://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql://" + url[len(prefix) :]
+    return url
+
+
+def with_database(url: str, name: str) -> str:
+    base, _, _ = url.rpartition("/")
+    return f"{base}/{name}"
+
+
+def server_available(url: str | None = None) -> str | None:
+    """None when the server answers; otherwise why not."""
+    try:
+        with psycopg.connect(libpq_url(url or admin_url()), connect_timeout=5) as conn:
+            conn.execute("select 1")
+    except psycopg.Error as exc:
+        return str(exc).strip()
+    return None
+
+
+class TempDatabase:
+    """`pbem_it_<random>` on the server of PBEM_TEST_DATABASE_URL."""
+
+    def __init__(self, prefix: str = "pbem_it", url: str | None = None) -> None:
+        self.admin = url or admin_url()
+        self.name = f"{prefix}_{secrets.token_hex(6)}"
+        self.url = with_database(self.admin, self.name)
+
+    def create(self) -> TempDatabase:
+        with psycopg.connect(libpq_url(self.admin), autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(self.name)))
+        return self
+
+    def drop(self) -> None:
+        with psycopg.connect(libpq_url(self.admin), autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(self.name))
+            )
+
+    def connect(self, **kwargs: Any) -> psycopg.Connection[Any]:
+        return psycopg.connect(libpq_url(self.url), autocommit=True, **kwargs)
+
+    def query(self, text: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Rows of one read-only query, in its own autocommit connection."""
+        with self.connect() as conn:
+            return list(conn.execute(text, params or None).fetchall())
+
+    def scalar(self, text: str, *params: Any) -> Any:
+        rows = self.query(text, *params)
+        return rows[0][0] if rows else None

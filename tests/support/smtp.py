@@ -1,0 +1,189 @@
+"""A real SMTP server on loopback (aiosmtpd) that records every message it accepts."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+from tests.support.procs import LOOPBACK, free_port, port_open, wait_until
+
+LINK_RE = re.compile(r"https?://[^\s\"'<>]+")
+
+
+@dataclass
+class Received:
+    """One accepted message: the envelope, the parsed message and when the sink accepted it."""
+
+    mail_from: str
+    rcpt_tos: list[str]
+    raw: bytes
+    accepted_at: float
+    message: EmailMessage = field(init=False)
+
+    def __post_init__(self) -> None:
+        parsed = email.message_from_bytes(self.raw, policy=email.policy.default)
+        assert isinstance(parsed, EmailMessage)
+        self.message = parsed
+
+    def __getitem__(self, header: str) -> str:
+        value = self.message[header]
+        return "" if value is None else str(value)
+
+    @property
+    def message_id(self) -> str:
+        return self["Message-ID"].strip()
+
+    @property
+    def subject(self) -> str:
+        return self["Subject"]
+
+    @property
+    def to(self) -> str:
+        return self["To"]
+
+    @property
+    def text(self) -> str:
+        part = self.message.get_body(preferencelist=("plain",))
+        return "" if part is None else str(part.get_content())
+
+    @property
+    def html(self) -> str:
+        part = self.message.get_body(preferencelist=("html",))
+        return "" if part is None else str(part.get_content())
+
+    def links(self) -> list[str]:
+        """Every URL in the plain-text part, in order."""
+        return [link.rstrip(".,;)") for link in LINK_RE.findall(self.text)]
+
+    def link(self, path_part: str) -> str | None:
+        """The first link whose URL contains `path_part` (e.g. "/play/"), or None."""
+        return next((link for link in self.links() if path_part in link), None)
+
+    def recipients(self) -> set[str]:
+        return {r.lower() for r in self.rcpt_tos}
+
+
+class _Handler:
+    def __init__(self, sink: SmtpSink) -> None:
+        self.sink = sink
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        content = envelope.original_content or envelope.content
+        raw = content if isinstance(content, bytes) else str(content).encode()
+        self.sink._record(
+            Received(
+                mail_from=str(envelope.mail_from),
+                rcpt_tos=[str(r) for r in envelope.rcpt_tos],
+                raw=raw,
+                accepted_at=time.time(),
+            )
+        )
+        return "250 OK"
+
+
+class SmtpSink:
+    """aiosmtpd in this process on a fixed free port; `stop()` makes SMTP refuse connections.
+
+    The port survives stop/start so the SMTP_URL handed to workers stays right.
+    """
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self._messages: list[Received] = []
+        self._lock = threading.Condition()
+        self._controller: Controller | None = None
+        self.listeners: list[Callable[[Received], Any]] = []
+
+    @property
+    def url(self) -> str:
+        return f"smtp://{LOOPBACK}:{self.port}"
+
+    @property
+    def running(self) -> bool:
+        return self._controller is not None
+
+    def start(self) -> SmtpSink:
+        if self._controller is None:
+            controller = Controller(
+                _Handler(self),
+                hostname=LOOPBACK,
+                port=self.port,
+                ready_timeout=30,
+                server_hostname="sink.pbem.test",
+                enable_SMTPUTF8=True,
+            )
+            controller.start()
+            self._controller = controller
+        return self
+
+    def stop(self) -> None:
+        if self._controller is not None:
+            self._controller.stop()
+            self._controller = None
+            wait_until(lambda: not port_open(self.port), timeout=30, message="SMTP port to close")
+
+    def _record(self, received: Received) -> None:
+        with self._lock:
+            self._messages.append(received)
+            self._lock.notify_all()
+        for listener in list(self.listeners):
+            listener(received)
+
+    # Reading what arrived
+
+    @property
+    def messages(self) -> list[Received]:
+        with self._lock:
+            return list(self._messages)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._messages.clear()
+
+    def to(self, address: str) -> list[Received]:
+        address = address.lower()
+        return [m for m in self.messages if address in m.recipients()]
+
+    def matching(self, predicate: Callable[[Received], bool]) -> list[Received]:
+        return [m for m in self.messages if predicate(m)]
+
+    def wait_for(
+        self,
+        predicate: Callable[[Received], bool],
+        count: int = 1,
+        timeout: float = 90.0,
+        what: str = "a message",
+    ) -> list[Received]:
+        """Block until at least `count` received messages satisfy `predicate`; return them."""
+
+        def found() -> list[Received] | None:
+            hits = self.matching(predicate)
+            return hits if len(hits) >= count else None
+
+        return wait_until(
+            found,
+            timeout=timeout,
+            message=lambda: f"{what} at the SMTP sink; it holds {self.summary()}",
+        )
+
+    def summary(self) -> str:
+        msgs = self.messages
+        lines = [f"{len(msgs)} message(s)"]
+        lines += [f"  to {m.to!r}: {m.subject!r} {m.message_id}" for m in msgs[-20:]]
+        return "\n".join(lines)
+
+    def __enter__(self) -> SmtpSink:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,263 @@
+"""The whole service on loopback: PostgreSQL database, private Redis, SMTP sink, celery, gunicorn.
+
+Used by the integration suite (one stack per pytest worker, healed between tests) and by
+`bench/service.py`. Every process is started in its own process group and killed at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from tests.support.http import Http
+from tests.support.pg import TempDatabase
+from tests.support.procs import LOOPBACK, REPO, VENV_BIN, Proc, free_port, port_open, wait_until
+from tests.support.redis_server import RedisServer
+from tests.support.smtp import SmtpSink
+
+
+def _bin(name: str) -> str:
+    path = VENV_BIN / name
+    if path.exists():
+        return str(path)
+    found = shutil.which(name)
+    if found is None:
+        raise RuntimeError(f"{name} is not installed in the virtualenv")
+    return found
+
+
+class Stack:
+    """Owns every part; `start()` brings up what is down, `close()` tears everything down."""
+
+    def __init__(
+        self,
+        *,
+        sweep_seconds: float = 1.0,
+        worker_concurrency: int = 2,
+        web_workers: int = 2,
+        web_threads: int = 4,
+        extra_env: Mapping[str, str] | None = None,
+        log_dir: Path | str | None = None,
+        with_beat: bool = True,
+    ) -> None:
+        self.log_dir = Path(log_dir or tempfile.mkdtemp(prefix="pbem-stack-"))
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.db = TempDatabase()
+        self.redis = RedisServer(log_dir=self.log_dir)
+        self.smtp = SmtpSink()
+        self.web_port = free_port()
+        self.sweep_seconds = sweep_seconds
+        self.worker_concurrency = worker_concurrency
+        self.web_workers = web_workers
+        self.web_threads = web_threads
+        self.with_beat = with_beat
+        self.extra_env = dict(extra_env or {})
+        self.secret_key = secrets.token_urlsafe(32)
+        self.workers: dict[str, Proc] = {}
+        self.beat: Proc | None = None
+        self.web: Proc | None = None
+        self._db_created = False
+
+    # Configuration shared by every process
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{LOOPBACK}:{self.web_port}"
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("PBEM_", "CELERY_")) or k.startswith("PBEM_TEST_")
+        }
+        env.update(
+            {
+                "PATH": f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}",
+                "PYTHONPATH": str(REPO),
+                "PYTHONUNBUFFERED": "1",
+                "DATABASE_URL": self.db.url,
+                "REDIS_URL": self.redis.url,
+                "SMTP_URL": self.smtp.url,
+                "SECRET_KEY": self.secret_key,
+                "BASE_URL": self.base_url,
+                "MAIL_FROM": "pbem@pbem.test",
+                "PBEM_ENV": "test",
+                "PBEM_SWEEP_SECONDS": str(self.sweep_seconds),
+            }
+        )
+        env.update(self.extra_env)
+        return env
+
+    @property
+    def http(self) -> Http:
+        return Http(self.base_url)
+
+    # Lifecycle
+
+    def start(self) -> Stack:
+        """Start whatever is not running (idempotent: heals a stack a test broke on purpose)."""
+        if not self._db_created:
+            self.db.create()
+            self._db_created = True
+            self.upgrade_db()
+        self.redis.start()
+        self.smtp.start()
+        self.start_web()
+        if not any(p.running for p in self.workers.values()):
+            self.workers.clear()
+            self.start_worker()
+        if self.with_beat:
+            self.start_beat()
+        return self
+
+    def close(self) -> None:
+        for proc in [self.web, self.beat, *self.workers.values()]:
+            if proc is not None:
+                proc.stop(timeout=10)
+        self.workers.clear()
+        if self.redis.running:
+            self.redis.stop()
+        self.smtp.stop()
+        if self._db_created:
+            self.db.drop()
+            self._db_created = False
+
+    def __enter__(self) -> Stack:
+        try:
+            return self.start()
+        except BaseException:
+            self.close()
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def run(self, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        """Run a command (e.g. `pbem new-game ...`) with the stack's environment."""
+        return subprocess.run(
+            list(argv),
+            cwd=REPO,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+
+    def upgrade_db(self) -> None:
+        done = self.run(_bin("pbem"), "db", "upgrade")
+        if done.returncode != 0:
+            raise RuntimeError(f"pbem db upgrade failed:\n{done.stdout}\n{done.stderr}")
+
+    # Celery
+
+    def start_worker(
+        self, name: str | None = None, concurrency: int | None = None, pool: str = "prefork"
+    ) -> Proc:
+        name = name or f"w{len(self.workers) + 1}"
+        argv = [
+            _bin("celery"),
+            "-A",
+            "workers.celery_app",
+            "worker",
+            f"--pool={pool}",
+            f"--concurrency={concurrency or self.worker_concurrency}",
+            "--loglevel=INFO",
+            f"--hostname={name}@pbem-test",
+            "--without-gossip",
+            "--without-mingle",
+        ]
+        proc = Proc(f"celery-{name}", argv, env=self.env, log_dir=self.log_dir)
+        offset = _size(proc.log_path)
+        proc.start()
+        self.workers[name] = proc
+        wait_until(
+            lambda: " ready." in _read_from(proc.log_path, offset) or not proc.running,
+            timeout=120,
+            message=lambda: f"celery worker {name} to be ready; log:\n{proc.log_tail()}",
+        )
+        if not proc.running:
+            raise RuntimeError(f"celery worker {name} exited:\n{proc.log_tail()}")
+        return proc
+
+    def kill_workers(self) -> None:
+        """SIGKILL every worker process group: tasks in flight are neither finished nor acked."""
+        for proc in self.workers.values():
+            proc.kill()
+        self.workers.clear()
+
+    def stop_workers(self) -> None:
+        for proc in self.workers.values():
+            proc.stop()
+        self.workers.clear()
+
+    def start_beat(self) -> Proc:
+        if self.beat is not None and self.beat.running:
+            return self.beat
+        schedule = self.log_dir / f"beat-schedule-{secrets.token_hex(4)}"
+        argv = [
+            _bin("celery"),
+            "-A",
+            "workers.celery_app",
+            "beat",
+            "--loglevel=INFO",
+            f"--schedule={schedule}",
+            f"--pidfile={self.log_dir / 'beat.pid'}",
+        ]
+        self.beat = Proc("celery-beat", argv, env=self.env, log_dir=self.log_dir).start()
+        return self.beat
+
+    # Web
+
+    def start_web(self) -> Proc:
+        if self.web is not None and self.web.running:
+            return self.web
+        argv = [
+            _bin("gunicorn"),
+            "pbem.app:create_app()",
+            f"--bind={LOOPBACK}:{self.web_port}",
+            f"--workers={self.web_workers}",
+            f"--threads={self.web_threads}",
+            "--graceful-timeout=5",
+            "--access-logfile=-",
+        ]
+        self.web = Proc("gunicorn", argv, env=self.env, log_dir=self.log_dir).start()
+        web = self.web
+        wait_until(
+            lambda: port_open(self.web_port) or not web.running,
+            timeout=120,
+            message=lambda: f"gunicorn to listen; log:\n{web.log_tail()}",
+        )
+        if not web.running:
+            raise RuntimeError(f"gunicorn exited:\n{web.log_tail()}")
+        return web
+
+    def logs(self, chars: int = 3000) -> str:
+        """The tails of every process log, for failure messages."""
+        parts = []
+        for proc in [self.web, self.beat, *self.workers.values()]:
+            if proc is not None:
+                parts.append(f"--- {proc.name} ---\n{proc.log_tail(chars)}")
+        return "\n".join(parts)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _read_from(path: Path, offset: int) -> str:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            return fh.read().decode(errors="replace")
+    except OSError:
+        return ""
