@@ -1,0 +1,275 @@
+"""Martian Mud Wrestling drawn as SVG (for the web and email) and as text (for the terminal).
+
+Stacks are drawn side-on: every pyramid is a triangle sized by its points, bottom first.
+Pyramids touching the board are solid; resting ones are hatched with a dashed outline. The top
+pyramid (the one that can move) has a gold outline.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from pbem.games.mmw_core import (
+    COLOURS,
+    FILES,
+    NO_SINKING_LIMIT,
+    SIZE,
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    MMWState,
+    Pyramid,
+    square_index,
+)
+
+CELL = 100
+LEFT = 30
+TOP = 44
+LABEL = 26
+FOOT = 64
+WIDTH = LEFT + SIZE * CELL + LEFT
+HEIGHT = TOP + SIZE * CELL + LABEL + FOOT
+GROUND = 14  # ground line height above the bottom of a cell
+HEAD_ROOM = 22  # space above the tallest stack for the square name
+FILL = {"red": "#c62828", "blue": "#1f5fbf"}
+DARK = {"red": "#6d1010", "blue": "#0d2f66"}
+BASE = {1: 26, 2: 42, 3: 58}
+
+
+def _place(index: int, seat: int | None) -> tuple[int, int]:
+    """Top-left corner of a square; seat 1 sees the board turned round, home rank at the bottom."""
+    f, r = divmod(index, SIZE)
+    col, row = (SIZE - 1 - f, r) if seat == 1 else (f, SIZE - 1 - r)
+    return LEFT + col * CELL, TOP + row * CELL
+
+
+def _tokens(pyramids: list[Pyramid]) -> str:
+    return "".join(p.token() for p in pyramids)
+
+
+def _points(pyramids: list[Pyramid]) -> tuple[int, int]:
+    touching = sum(p.size for p in pyramids if p.touching)
+    return touching, sum(p.size for p in pyramids) - touching
+
+
+def _describe_stack(name: str, pyramids: list[Pyramid]) -> str:
+    if not pyramids:
+        return f"{name}: empty"
+    parts = [f"{p.colour} {p.size}{'' if p.touching else ' (resting)'}" for p in pyramids]
+    touching, resting = _points(pyramids)
+    return f"{name}: {', '.join(parts)} (bottom to top); touching {touching}, resting {resting}"
+
+
+def _stack_svg(x: int, y: int, pyramids: list[Pyramid]) -> list[str]:
+    out: list[str] = []
+    ground = y + CELL - GROUND
+    cx = x + CELL / 2
+    out.append(
+        f'<line x1="{x + 10}" y1="{ground}" x2="{x + CELL - 10}" y2="{ground}" '
+        'stroke="#6b4f2a" stroke-width="2" stroke-linecap="round"/>'
+    )
+    if not pyramids:
+        return out
+    level = min(22.0, (CELL - GROUND - HEAD_ROOM) / len(pyramids))
+    for i, p in enumerate(pyramids):
+        bottom = ground - i * level
+        top = bottom - level + 1
+        half = BASE[p.size] / 2
+        shape = f"{cx - half:.1f},{bottom:.1f} {cx + half:.1f},{bottom:.1f} {cx:.1f},{top:.1f}"
+        is_top = i == len(pyramids) - 1
+        if p.touching:
+            fill, stroke, width, dash = FILL[p.colour], DARK[p.colour], 1.2, ""
+        else:
+            fill, stroke, width, dash = f"url(#hatch-{p.colour})", FILL[p.colour], 1.6, "4 2"
+        if is_top:
+            stroke, width, dash = "#ffb300", 3, ""
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        kind = "touching" if p.touching else "resting"
+        out.append(
+            f'<polygon class="pyramid {kind}{" top" if is_top else ""}" points="{shape}" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dashes} '
+            f'stroke-linejoin="round" data-colour="{p.colour}" data-size="{p.size}" '
+            f'data-touching="{str(p.touching).lower()}" data-level="{i}"/>'
+        )
+        if level >= 11:
+            font = min(13.0, level * 0.62)
+            colour = "#fff" if p.touching else DARK[p.colour]
+            halo = "" if p.touching else ' stroke="#fffaf0" stroke-width="3" paint-order="stroke"'
+            out.append(
+                f'<text x="{cx:.1f}" y="{bottom - 2:.1f}" font-size="{font:.1f}" '
+                f'text-anchor="middle" font-weight="bold" fill="{colour}"{halo}>{p.size}</text>'
+            )
+    return out
+
+
+def render_svg(state: MMWState, seat: int | None = None) -> str:
+    """The board as a standalone SVG document."""
+    history = state.history
+    last = history[-1] if history else None
+    marked: dict[str, str] = {}
+    if last:
+        frm, to = last.split("-")
+        marked = {frm: "from", to: "to"}
+    parts: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'width="{WIDTH}" height="{HEIGHT}" font-family="DejaVu Sans, Verdana, sans-serif" '
+        f'class="mmw-board" data-game="mmw" data-seat="{"" if seat is None else seat}">',
+        "<defs>",
+    ]
+    for colour in COLOURS:
+        parts.append(
+            f'<pattern id="hatch-{colour}" width="5" height="5" patternUnits="userSpaceOnUse" '
+            f'patternTransform="rotate(45)"><rect width="5" height="5" fill="#fffaf0"/>'
+            f'<line x1="0" y1="0" x2="0" y2="5" stroke="{FILL[colour]}" stroke-width="2.2"/>'
+            "</pattern>"
+        )
+    parts.append(
+        '<marker id="arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" '
+        'markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+        'fill="#8a6d00"/></marker>'
+    )
+    parts.append("</defs>")
+    parts.append(f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#f4ecdc"/>')
+
+    to_move = state.to_move
+    outcome = state.outcome
+    if outcome is None:
+        assert to_move is not None
+        head = f"{COLOURS[to_move].capitalize()} to move"
+        head_fill = FILL[COLOURS[to_move]]
+    else:
+        if outcome.winners:
+            head = f"Game over: {COLOURS[outcome.winners[0]]} wins ({outcome.reason})"
+        elif outcome.reason == "both-stuck":
+            head = "Game over: both lose (both-stuck)"
+        else:
+            head = f"Game over: drawn ({outcome.reason})"
+        head_fill = "#333"
+    parts.append(
+        f'<text x="{LEFT}" y="{TOP - 16}" font-size="17" font-weight="bold" fill="{head_fill}" '
+        f'class="status">{escape(head)}</text>'
+    )
+    parts.append(
+        f'<text x="{WIDTH - LEFT}" y="{TOP - 16}" font-size="13" text-anchor="end" '
+        f'fill="#555">ply {len(history)}{" · last " + last if last else ""}</text>'
+    )
+
+    stacks = state.stacks()
+    piles: list[str] = []  # drawn after the last-move arrow so the arrow stays underneath
+    for name in SQUARE_NAMES:
+        index = SQUARE_INDEX[name]
+        x, y = _place(index, seat)
+        f, r = divmod(index, SIZE)
+        base_fill = "#e6d3b1" if (f + r) % 2 else "#d8c197"
+        fill = {"from": "#f3e08a", "to": "#f7d54a"}.get(marked.get(name, ""), base_fill)
+        pyramids = stacks[name]
+        top = pyramids[-1].colour if pyramids else ""
+        touching, resting = _points(pyramids)
+        extra = f' data-last="{marked[name]}"' if name in marked else ""
+        parts.append(
+            f'<g class="square" data-square="{name}" data-top="{top}" '
+            f'data-stack="{_tokens(pyramids)}"{extra}>'
+        )
+        parts.append(f"<title>{escape(_describe_stack(name, pyramids))}</title>")
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" '
+            'stroke="#8d7350" stroke-width="1"/>'
+        )
+        parts.append(f'<text x="{x + 5}" y="{y + 14}" font-size="11" fill="#7a6240">{name}</text>')
+        if pyramids:
+            danger = "#b00020" if resting >= touching else "#5b4a30"
+            parts.append(
+                f'<text x="{x + CELL - 5}" y="{y + 14}" font-size="11" text-anchor="end" '
+                f'fill="{danger}" class="points">{touching}|{resting}</text>'
+            )
+        parts.append("</g>")
+        piles.append(f'<g class="stack" data-square="{name}">')
+        piles.extend(_stack_svg(x, y, pyramids))
+        piles.append("</g>")
+
+    if last:
+        (x1, y1), (x2, y2) = (_place(SQUARE_INDEX[s], seat) for s in last.split("-"))
+        half = CELL / 2
+        parts.append(
+            f'<line class="last-move" x1="{x1 + half}" y1="{y1 + half}" x2="{x2 + half}" '
+            f'y2="{y2 + half}" stroke="#8a6d00" stroke-opacity="0.55" stroke-width="5" '
+            'stroke-linecap="round" marker-end="url(#arrow)" pointer-events="none"/>'
+        )
+    parts.extend(piles)
+
+    for i in range(SIZE):
+        x, y = _place(square_index(i, 0), seat)
+        parts.append(
+            f'<text x="{x + CELL / 2}" y="{TOP + SIZE * CELL + 18}" font-size="14" '
+            f'text-anchor="middle" fill="#4a3a22">{FILES[i]}</text>'
+        )
+        x, y = _place(square_index(0, i), seat)
+        parts.append(
+            f'<text x="{LEFT / 2}" y="{y + CELL / 2 + 5}" font-size="14" text-anchor="middle" '
+            f'fill="#4a3a22">{i + 1}</text>'
+        )
+
+    scores = state.scores()
+    foot_y = TOP + SIZE * CELL + LABEL + 18
+    for s, colour in enumerate(COLOURS):
+        x, anchor = (LEFT, "start") if s == 0 else (WIDTH - LEFT, "end")
+        parts.append(
+            f'<text x="{x}" y="{foot_y}" font-size="15" fill="{FILL[colour]}" '
+            f'text-anchor="{anchor}" font-weight="bold" class="score" data-seat="{s}">'
+            f"{colour.capitalize()}: {scores[s]} left, {15 - scores[s]} sunk</text>"
+        )
+    parts.append(
+        f'<text x="{WIDTH / 2}" y="{foot_y + 20}" font-size="11" fill="#555" '
+        'text-anchor="middle">solid: touches the board · hatched: resting · gold edge: top · '
+        "corner: touching|resting points</text>"
+    )
+    parts.append(
+        f'<text x="{WIDTH / 2}" y="{foot_y + 35}" font-size="11" fill="#555" '
+        f'text-anchor="middle" class="no-sinking">{state.plies_without_sinking} of '
+        f"{NO_SINKING_LIMIT} plies without a sinking</text>"
+    )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def render_text(state: MMWState, seat: int | None = None) -> str:
+    """A plain board: each square lists its stack bottom first, `'` marking resting pyramids."""
+    texts = {name: _tokens(state.stack(name)) or "." for name in SQUARE_NAMES}
+    width = max(7, *(len(t) for t in texts.values())) + 2
+    files = list(range(SIZE))
+    ranks = list(range(SIZE - 1, -1, -1))
+    if seat == 1:
+        files.reverse()
+        ranks.reverse()
+    outcome = state.outcome
+    to_move = state.to_move
+    if outcome is None:
+        assert to_move is not None
+        status = f"{COLOURS[to_move]} to move"
+    elif outcome.winners:
+        status = f"game over: {COLOURS[outcome.winners[0]]} wins ({outcome.reason})"
+    elif outcome.reason == "both-stuck":
+        status = "game over: both lose (both-stuck)"
+    else:
+        status = f"game over: drawn ({outcome.reason})"
+    history = state.history
+    lines = [
+        f"Martian Mud Wrestling: {status}; ply {len(history)}, "
+        f"{state.plies_without_sinking} without sinking"
+    ]
+    header = "    " + "".join(FILES[f].ljust(width) for f in files)
+    lines.append(header.rstrip())
+    for r in ranks:
+        row = "".join(texts[SQUARE_NAMES[square_index(f, r)]].ljust(width) for f in files)
+        lines.append(f" {r + 1}  {row}{r + 1}")
+    lines.append(header.rstrip())
+    scores = state.scores()
+    lines.append(
+        "   ".join(
+            f"{colour} (seat {s}): {scores[s]} on the board, {15 - scores[s]} sunk"
+            for s, colour in enumerate(COLOURS)
+        )
+    )
+    if history:
+        lines.append(f"last move: {history[-1]}")
+    lines.append("stacks read bottom to top; ' marks a pyramid resting (not touching the board)")
+    return "\n".join(lines) + "\n"
