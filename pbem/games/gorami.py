@@ -1,0 +1,610 @@
+"""GORami: place numbered discs on a triangular board, capture by closing in, win fish per stripe.
+
+Rules: shared/rules/gorami.md. Geometry lives in `gorami_board`, drawing in `gorami_render`.
+
+The state is a handful of ints so that copy-on-play stays cheap: bit masks over the board's cells
+for the filled cells, the yellow cells and the cells holding each number, plus for each number the
+mask of cells it may no longer go on (edge neighbours of a disc of that number).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.games.base import (
+    JSON,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    State,
+    check_players,
+    resolve_options,
+)
+from pbem.games.gorami_board import Board, board
+
+NAME = "gorami"
+COLOURS = ("yellow", "blue")
+NUMBERS = (1, 2, 3)
+_MOVE_RE = re.compile(r"^(\d+)([a-z])(\d+)$")
+_DISC_RE = re.compile(r"^([yb])([123])$")
+
+
+class _Tables:
+    """Per-board lookups for the hot path: move parsing and legal-move listing."""
+
+    def __init__(self, geo: Board) -> None:
+        self.geo = geo
+        # canonical move -> (number index 0..2, cell index)
+        self.moves: dict[str, tuple[int, int]] = {
+            f"{n}{cell.name}": (n - 1, cell.index) for n in NUMBERS for cell in geo.cells
+        }
+        # For each number, the canonical moves of the cells in one byte of a cell mask; cell order
+        # is the sorted order of the move strings, so concatenating bytes keeps the list sorted.
+        self.chunks = (len(geo.cells) + 7) // 8
+        self.by_byte: tuple[tuple[tuple[tuple[str, ...], ...], ...], ...] = tuple(
+            tuple(
+                tuple(
+                    tuple(
+                        f"{n}{geo.cells[8 * chunk + bit].name}"
+                        for bit in range(8)
+                        if byte >> bit & 1 and 8 * chunk + bit < len(geo.cells)
+                    )
+                    for byte in range(256)
+                )
+                for chunk in range(self.chunks)
+            )
+            for n in NUMBERS
+        )
+
+
+_TABLES: dict[int, _Tables] = {}
+
+
+def _tables(size: int) -> _Tables:
+    tables = _TABLES.get(size)
+    if tables is None:
+        tables = _TABLES[size] = _Tables(board(size))
+    return tables
+
+
+class GoramiState:
+    """One GORami position. Immutable: `play` returns a new state."""
+
+    __slots__ = (
+        "_blocked",
+        "_captured",
+        "_hands",
+        "_history",
+        "_moves",
+        "_nums",
+        "_occ",
+        "_outcome",
+        "_seed",
+        "_t",
+        "_to_move",
+        "_yellow",
+    )
+
+    _t: _Tables
+    _seed: int
+    _occ: int  # filled cells
+    _yellow: int  # filled cells holding a yellow disc; the rest of _occ is blue
+    _nums: tuple[int, int, int]  # cells holding a 1, a 2, a 3
+    _blocked: tuple[int, int, int]  # cells edge-adjacent to a 1, a 2, a 3
+    _hands: tuple[int, int, int, int, int, int]  # seat * 3 + (number - 1) -> discs left
+    _to_move: int | None
+    _history: tuple[str, ...]
+    _outcome: Outcome | None
+    _captured: int  # discs that changed colour on the last move
+    _moves: list[str] | None  # legal moves, computed on first use
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def _make(
+        cls,
+        t: _Tables,
+        seed: int,
+        occ: int,
+        yellow: int,
+        nums: tuple[int, int, int],
+        blocked: tuple[int, int, int],
+        hands: tuple[int, int, int, int, int, int],
+        last_mover: int,
+        history: tuple[str, ...],
+        captured: int = 0,
+    ) -> GoramiState:
+        """A state with the turn settled: the other seat if it can place, else the same seat."""
+        state = object.__new__(cls)
+        state._t = t
+        state._seed = seed
+        state._occ = occ
+        state._yellow = yellow
+        state._nums = nums
+        state._blocked = blocked
+        state._hands = hands
+        state._history = history
+        state._captured = captured
+        state._moves = None
+        state._outcome = None
+        other = 1 - last_mover
+        if state._can_place(other):
+            state._to_move = other
+        elif state._can_place(last_mover):
+            state._to_move = last_mover
+        else:
+            state._to_move = None
+            state._outcome = state._final_outcome()
+        return state
+
+    @classmethod
+    def initial(cls, size: int, seed: int) -> GoramiState:
+        t = _tables(size)
+        k = t.geo.discs_per_number
+        # Seat 1 "moved last", so yellow (seat 0) opens.
+        return cls._make(t, seed, 0, 0, (0, 0, 0), (0, 0, 0), (k,) * 6, 1, ())
+
+    # -- the State protocol -------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        return self._t.geo
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def players(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> int | None:
+        return self._to_move
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def history(self) -> list[str]:
+        return list(self._history)
+
+    def _can_place(self, seat: int) -> bool:
+        free = self._t.geo.full_mask & ~self._occ
+        if not free:
+            return False
+        hands = self._hands
+        base = 3 * seat
+        blocked = self._blocked
+        return bool(
+            (hands[base] and free & ~blocked[0])
+            or (hands[base + 1] and free & ~blocked[1])
+            or (hands[base + 2] and free & ~blocked[2])
+        )
+
+    def legal_moves(self) -> list[str]:
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._legal_moves()
+        return list(moves)
+
+    def _legal_moves(self) -> list[str]:
+        seat = self._to_move
+        if seat is None:
+            return []
+        t = self._t
+        free = t.geo.full_mask & ~self._occ
+        out: list[str] = []
+        for n in range(3):
+            if not self._hands[3 * seat + n]:
+                continue
+            mask = free & ~self._blocked[n]
+            tables = t.by_byte[n]
+            chunk = 0
+            while mask:
+                out += tables[chunk][mask & 255]
+                mask >>= 8
+                chunk += 1
+        return out
+
+    def play(self, move: str) -> GoramiState:
+        t = self._t
+        parsed = t.moves.get(move)
+        if parsed is None:
+            parsed = self._parse(move)
+            text = "".join(move.split()).lower()
+        else:
+            text = move
+        seat = self._to_move
+        if seat is None:
+            raise IllegalMove(
+                f"{move.strip()}: the game is over ({self._over_words()}); no more moves"
+            )
+        n, cell = parsed
+        bit = 1 << cell
+        if self._occ & bit or self._hands[3 * seat + n] == 0 or self._blocked[n] & bit:
+            raise IllegalMove(self._why_illegal(move.strip(), n, cell, seat))
+
+        geo = t.geo
+        occ = self._occ | bit
+        yellow = self._yellow
+        opponent = occ & ~yellow if seat == 0 else yellow
+        # Capture: an opponent disc next to the new one with no empty neighbour left turns over.
+        flips = 0
+        candidates = geo.neighbour_masks[cell] & opponent
+        if candidates:
+            nmasks = geo.neighbour_masks
+            for other in geo.neighbours[cell]:
+                if candidates >> other & 1 and not nmasks[other] & ~occ:
+                    flips |= 1 << other
+        yellow = yellow | bit | flips if seat == 0 else yellow & ~flips
+
+        nums = self._nums
+        blocked = self._blocked
+        near = geo.neighbour_masks[cell]
+        if n == 0:
+            nums = (nums[0] | bit, nums[1], nums[2])
+            blocked = (blocked[0] | near, blocked[1], blocked[2])
+        elif n == 1:
+            nums = (nums[0], nums[1] | bit, nums[2])
+            blocked = (blocked[0], blocked[1] | near, blocked[2])
+        else:
+            nums = (nums[0], nums[1], nums[2] | bit)
+            blocked = (blocked[0], blocked[1], blocked[2] | near)
+        hands = list(self._hands)
+        hands[3 * seat + n] -= 1
+        return GoramiState._make(
+            t,
+            self._seed,
+            occ,
+            yellow,
+            nums,
+            blocked,
+            tuple(hands),  # type: ignore[arg-type]
+            seat,
+            (*self._history, text),
+            flips,
+        )
+
+    # -- parsing and messages -----------------------------------------------------------------
+
+    def _parse(self, move: str) -> tuple[int, int]:
+        """Parse non-canonical input; raise InvalidMove saying what a move looks like."""
+        if not isinstance(move, str):
+            raise InvalidMove(f"{move!r}: a move is text such as 2b3 (a disc number and a cell)")
+        shown = move.strip()
+        text = "".join(move.split()).lower()
+        parsed = self._t.moves.get(text)
+        if parsed is not None:
+            return parsed
+        geo = self._t.geo
+        form = "write a disc number 1-3 followed by a cell, e.g. 2b3"
+        match = _MOVE_RE.match(text)
+        if match is None:
+            raise InvalidMove(f"{shown!r} is not a GORami move; {form}")
+        number, cell = int(match.group(1)), match.group(2) + match.group(3)
+        if number not in NUMBERS:
+            raise InvalidMove(
+                f"{shown}: there is no disc numbered {match.group(1)}; "
+                "discs are numbered 1, 2 and 3"
+            )
+        raise InvalidMove(
+            f"{shown}: there is no cell {cell} on the {geo.size}-cell board; "
+            f"its cells are {geo.describe_cells()}"
+        )
+
+    def _why_illegal(self, shown: str, n: int, cell: int, seat: int) -> str:
+        geo = self._t.geo
+        name = geo.cells[cell].name
+        number = n + 1
+        bit = 1 << cell
+        if self._occ & bit:
+            disc = self._disc(cell)
+            assert disc is not None
+            what = f"{COLOURS[disc[1]]} {disc[0]}"
+            return f"{shown}: {name} already holds a disc ({what}); place on an empty cell"
+        colour = COLOURS[seat]
+        if self._hands[3 * seat + n] == 0:
+            left = [str(k + 1) for k in range(3) if self._hands[3 * seat + k]]
+            hold = f"you still hold {', '.join(left)}" if left else "you hold no discs"
+            return f"{shown}: {colour} has no {number} left; {hold}"
+        touching = [
+            geo.cells[other].name for other in geo.neighbours[cell] if self._nums[n] >> other & 1
+        ]
+        which = " and ".join(touching)
+        verb = "holds" if len(touching) == 1 else "hold"
+        free = geo.full_mask & ~self._occ & ~self._blocked[n]
+        allowed = geo.names_of(free)
+        where = (
+            f"a {number} may go on {', '.join(allowed)}"
+            if allowed
+            else f"no cell takes a {number} now"
+        )
+        return (
+            f"{shown}: {which} already {verb} a {number}; a disc may not touch an equal number "
+            f"along an edge ({where})"
+        )
+
+    def _over_words(self) -> str:
+        outcome = self._outcome
+        if outcome is None:
+            return "running"
+        if outcome.reason == "board-full":
+            return "the board is full"
+        return "neither player can place"
+
+    # -- position queries ---------------------------------------------------------------------
+
+    def _disc(self, cell: int) -> tuple[int, int] | None:
+        """(number, seat) of the disc on `cell`, or None when empty."""
+        bit = 1 << cell
+        if not self._occ & bit:
+            return None
+        number = 1 if self._nums[0] & bit else 2 if self._nums[1] & bit else 3
+        return number, 0 if self._yellow & bit else 1
+
+    def disc(self, name: str) -> tuple[int, int] | None:
+        """(number, seat) of the disc on the cell called `name`, or None when empty."""
+        return self._disc(self._t.geo.by_name[name])
+
+    def captured(self) -> list[str]:
+        """Cells whose discs changed colour on the last move."""
+        return self._t.geo.names_of(self._captured)
+
+    def hand(self, seat: int) -> list[int]:
+        """Discs left to `seat`, for numbers 1, 2, 3."""
+        return list(self._hands[3 * seat : 3 * seat + 3])
+
+    def _sums(self, mask: int) -> list[int]:
+        """Each seat's sum of numbers on the cells of `mask`."""
+        yellow = self._yellow & mask
+        blue = self._occ & ~self._yellow & mask
+        nums = self._nums
+        return [
+            sum((k + 1) * (nums[k] & colour).bit_count() for k in range(3))
+            for colour in (yellow, blue)
+        ]
+
+    def stripe_sums(self) -> list[list[int]]:
+        """[yellow sum, blue sum] for every stripe, in board order."""
+        return [self._sums(stripe.mask) for stripe in self._t.geo.stripes]
+
+    def fish(self) -> list[int]:
+        fish = [0, 0]
+        for y, b in self.stripe_sums():
+            if y > b:
+                fish[0] += 1
+            elif b > y:
+                fish[1] += 1
+        return fish
+
+    def interior(self) -> list[int]:
+        return self._sums(self._t.geo.interior_mask)
+
+    def scores(self) -> list[int]:
+        return self.fish()
+
+    def _final_outcome(self) -> Outcome:
+        fish = self.fish()
+        interior = self.interior()
+        if fish[0] != fish[1]:
+            winners, tiebreak = [0 if fish[0] > fish[1] else 1], "fish"
+        elif interior[0] != interior[1]:
+            winners, tiebreak = [0 if interior[0] > interior[1] else 1], "interior"
+        else:
+            winners, tiebreak = [], "draw"
+        reason = "board-full" if self._occ == self._t.geo.full_mask else "no-move"
+        details = {"fish": fish, "interior": interior, "tiebreak": tiebreak}
+        return Outcome(winners=winners, scores=list(fish), reason=reason, details=details)
+
+    # -- serialisation ------------------------------------------------------------------------
+
+    def to_json(self) -> JSON:
+        geo = self._t.geo
+        discs: dict[str, str] = {}
+        for cell in geo.cells:
+            disc = self._disc(cell.index)
+            if disc is not None:
+                discs[cell.name] = "yb"[disc[1]] + str(disc[0])
+        return {
+            "game": NAME,
+            "board": geo.size,
+            "seed": self._seed,
+            "to_move": self._to_move,
+            "discs": discs,
+            "hands": [self.hand(0), self.hand(1)],
+            "captured": self.captured(),
+            "history": list(self._history),
+        }
+
+    def view(self, seat: int | None) -> JSON:
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < 2):
+            raise ValueError(
+                f"gorami: seat {seat!r} does not exist; seats are 0 (yellow), 1 (blue)"
+            )
+        geo = self._t.geo
+        cells = []
+        for cell in geo.cells:
+            disc = self._disc(cell.index)
+            cells.append(
+                {
+                    "name": cell.name,
+                    "row": cell.row,
+                    "col": cell.col,
+                    "orientation": cell.orientation,
+                    "interior": bool(geo.interior_mask >> cell.index & 1),
+                    "neighbours": [geo.cells[o].name for o in geo.neighbours[cell.index]],
+                    "disc": None
+                    if disc is None
+                    else {"number": disc[0], "colour": COLOURS[disc[1]], "seat": disc[1]},
+                }
+            )
+        stripes = []
+        for stripe, sums in zip(geo.stripes, self.stripe_sums(), strict=True):
+            winner = 0 if sums[0] > sums[1] else 1 if sums[1] > sums[0] else None
+            stripes.append(
+                {
+                    "direction": stripe.direction,
+                    "cells": [geo.cells[i].name for i in stripe.cells],
+                    "sums": sums,
+                    "fish": winner,
+                }
+            )
+        fish = self.fish()
+        return {
+            "game": NAME,
+            "board": geo.size,
+            "seat": seat,
+            "players": 2,
+            "colours": list(COLOURS),
+            "to_move": self._to_move,
+            "cells": cells,
+            "rows": [[geo.cells[i].name for i in row] for row in geo.rows],
+            "hands": [{str(n): self._hands[3 * s + n - 1] for n in NUMBERS} for s in range(2)],
+            "scores": fish,
+            "fish": fish,
+            "interior": self.interior(),
+            "interior_cells": [geo.cells[i].name for i in geo.interior],
+            "stripes": stripes,
+            "legal_moves": self.legal_moves(),
+            "last_move": self._history[-1] if self._history else None,
+            "captured": self.captured(),
+            "history": list(self._history),
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GoramiState:
+        if data.get("game", NAME) != NAME:
+            raise ValueError(f"gorami: this state belongs to {data.get('game')!r}")
+        try:
+            size = int(data["board"])
+            seed = int(data.get("seed", 0))
+            discs = {str(k): str(v) for k, v in dict(data["discs"]).items()}
+            hands = [[int(x) for x in hand] for hand in data["hands"]]
+            to_move = data["to_move"]
+            history = [str(m) for m in data.get("history", [])]
+            captured = [str(c) for c in data.get("captured", [])]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"gorami: malformed state ({exc})") from exc
+        return setup(
+            size, discs, to_move=to_move, hands=hands, seed=seed, history=history, captured=captured
+        )
+
+
+def setup(
+    size: int,
+    discs: Mapping[str, str],
+    to_move: int | None = 0,
+    hands: list[list[int]] | None = None,
+    seed: int = 0,
+    history: list[str] | None = None,
+    captured: list[str] | None = None,
+) -> GoramiState:
+    """A position from its parts: `discs` maps cell names to "y2"/"b3", hands default to the rest.
+
+    Used by `from_json`, and by tests to set up positions. The position is checked (disc counts,
+    whose turn) and the turn is settled by the same rule as in play: if `to_move` cannot place
+    the other seat moves, and if neither can the game is over. `to_move=None` asserts it is over.
+    """
+    if size not in (16, 22, 24):
+        raise ValueError(f"gorami: there is no {size}-cell board; choose 22, 16 or 24")
+    t = _tables(size)
+    geo = t.geo
+    k = geo.discs_per_number
+    occ = yellow = 0
+    nums = [0, 0, 0]
+    blocked = [0, 0, 0]
+    placed = [[0, 0, 0], [0, 0, 0]]
+    for name, code in discs.items():
+        cell = geo.by_name.get(name.strip().lower())
+        match = _DISC_RE.match(code.strip().lower())
+        if cell is None or match is None:
+            raise ValueError(f"gorami: bad disc {name!r}: {code!r}")
+        seat, n = "yb".index(match.group(1)), int(match.group(2)) - 1
+        bit = 1 << cell
+        if blocked[n] & bit:
+            raise ValueError(f"gorami: {name} touches another {n + 1} along an edge")
+        occ |= bit
+        if seat == 0:
+            yellow |= bit
+        nums[n] |= bit
+        blocked[n] |= geo.neighbour_masks[cell]
+        placed[seat][n] += 1
+    if hands is None:
+        # Without captures each colour's discs came from its own hand.
+        hands = [[k - placed[s][n] for n in range(3)] for s in range(2)]
+    if len(hands) != 2 or any(len(h) != 3 for h in hands):
+        raise ValueError("gorami: hands must list discs 1, 2, 3 for both seats")
+    for n in range(3):
+        total = placed[0][n] + placed[1][n] + hands[0][n] + hands[1][n]
+        if min(hands[0][n], hands[1][n]) < 0 or total != 2 * k:
+            raise ValueError(f"gorami: there must be {2 * k} discs numbered {n + 1} in all")
+    flat = (*hands[0], *hands[1])
+    flipped = 0
+    for name in captured or ():
+        cell = geo.by_name.get(name)
+        if cell is None or not occ >> cell & 1:
+            raise ValueError(f"gorami: captured cell {name!r} holds no disc")
+        flipped |= 1 << cell
+    if to_move not in (0, 1, None):
+        raise ValueError(f"gorami: to_move must be 0, 1 or null, not {to_move!r}")
+    state = GoramiState._make(
+        t,
+        seed,
+        occ,
+        yellow,
+        (nums[0], nums[1], nums[2]),
+        (blocked[0], blocked[1], blocked[2]),
+        flat,  # type: ignore[arg-type]
+        1 - (to_move or 0),
+        tuple(history or ()),
+        flipped,
+    )
+    if to_move is None and state.to_move is not None:
+        raise ValueError("gorami: the state says the game is over, but a player can still place")
+    if to_move is not None and state.to_move is None:
+        raise ValueError("gorami: the state says a player is to move, but the game is over")
+    return state
+
+
+class GoramiGame:
+    """The GORami rules for the registry."""
+
+    name = NAME
+    title = "GORami"
+    min_players = 2
+    max_players = 2
+    options: Mapping[str, tuple[int, ...]] = {"board": (22, 16, 24)}
+
+    def new(
+        self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0
+    ) -> GoramiState:
+        check_players(NAME, players, self.min_players, self.max_players)
+        resolved = resolve_options(NAME, self.options, options)
+        return GoramiState.initial(int(resolved["board"]), int(seed))
+
+    def from_json(self, data: Mapping[str, Any]) -> GoramiState:
+        return GoramiState.from_json(data)
+
+    def render_svg(self, state: State, seat: int | None = None) -> str:
+        from pbem.games.gorami_render import render_svg
+
+        return render_svg(_ours(state), seat)
+
+    def render_text(self, state: State, seat: int | None = None) -> str:
+        from pbem.games.gorami_render import render_text
+
+        return render_text(_ours(state), seat)
+
+
+def _ours(state: State) -> GoramiState:
+    if not isinstance(state, GoramiState):
+        raise TypeError(f"gorami cannot draw a {type(state).__name__}")
+    return state
+
+
+GAME = GoramiGame()

@@ -1,0 +1,294 @@
+"""Drawing GORami positions: an SVG board for the web and mail, a text board for the terminal."""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+from pbem.games.gorami import COLOURS, GoramiState
+from pbem.games.gorami_board import Board, Cell
+
+EDGE = 96.0  # triangle side, px
+HEIGHT = EDGE * math.sqrt(3) / 2
+MARGIN_X = 84.0
+MARGIN_TOP = 104.0
+PANEL = 150.0  # hands and scores under the board
+
+DISC_FILL = ("#f5c518", "#2d6cdf")
+DISC_STROKE = ("#9a7400", "#163d85")
+DISC_TEXT = ("#3b2d00", "#ffffff")
+INK = ("#8a6400", "#1f4fa8")  # yellow/blue as text on a light background
+CELL_FILL = "#f6efdc"
+INTERIOR_FILL = "#e4e9cf"
+CELL_STROKE = "#7a6a4f"
+LAST_STROKE = "#d62828"
+
+
+def _point(x: float, y: float) -> tuple[float, float]:
+    """A grid point (X in half edges, Y in rows) in px, before the margins."""
+    return x * EDGE / 2, y * HEIGHT
+
+
+class _Frame:
+    """Maps grid coordinates to the page so the board is centred between the margins."""
+
+    def __init__(self, geo: Board) -> None:
+        xs = [v[0] for cell in geo.cells for v in cell.vertices]
+        self.min_x = min(xs)
+        self.width = (max(xs) - self.min_x) * EDGE / 2 + 2 * MARGIN_X
+        self.rows = len(geo.rows)
+        self.board_bottom = MARGIN_TOP + self.rows * HEIGHT
+        self.height = self.board_bottom + 64 + PANEL
+
+    def at(self, x: float, y: float) -> tuple[float, float]:
+        px, py = _point(x - self.min_x, y)
+        return px + MARGIN_X, py + MARGIN_TOP
+
+    def centroid(self, cell: Cell) -> tuple[float, float]:
+        return self.at(cell.half_col, cell.row + (2 / 3 if cell.up else 1 / 3))
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def _fish(x: float, y: float, winner: int | None) -> str:
+    """A small fish icon facing right, centred at (x, y)."""
+    fill = "none" if winner is None else DISC_FILL[winner]
+    stroke = "#8c8c8c" if winner is None else DISC_STROKE[winner]
+    body = (
+        f'<ellipse cx="{_fmt(x + 2)}" cy="{_fmt(y)}" rx="9" ry="5.5" fill="{fill}" '
+        f'stroke="{stroke}" stroke-width="1.5"/>'
+    )
+    tail = (
+        f'<path d="M{_fmt(x - 6)},{_fmt(y)} L{_fmt(x - 13)},{_fmt(y - 6)} '
+        f'L{_fmt(x - 13)},{_fmt(y + 6)} Z" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>'
+    )
+    return body + tail
+
+
+def _stripe_anchor(geo: Board, frame: _Frame, index: int) -> tuple[float, float]:
+    """Where a stripe's result is drawn: rows on the left, rising stripes beyond their upper end,
+    falling stripes beyond their lower end (so the three families never meet)."""
+    stripe = geo.stripes[index]
+    cells = [geo.cells[i] for i in stripe.cells]
+    if stripe.direction == "horizontal":
+        first = cells[0]
+        x, y = frame.at(first.half_col - 1, first.row + 0.5)
+        return x - 34, y
+    if stripe.direction == "rising":
+        top = min(c.row for c in cells)
+        # The stripe's centre line is X + Y = const; read the constant off any member.
+        key = min(vx + vy for c in cells for vx, vy in c.vertices) + 1
+        y = top - 0.42
+        return frame.at(key - y, y)
+    bottom = max(c.row for c in cells) + 1
+    key = min(vx - vy for c in cells for vx, vy in c.vertices) + 1
+    y = bottom + 0.42
+    return frame.at(key + y, y)
+
+
+def render_svg(state: GoramiState, seat: int | None = None) -> str:
+    """The position as an SVG document; cells carry data-cell, hand discs data-number/data-seat."""
+    geo = state.board
+    view = state.view(seat)
+    frame = _Frame(geo)
+    last = view["last_move"]
+    last_cell = last[1:] if last else None
+    captured = set(view["captured"])
+    out: list[str] = []
+    w, h = frame.width, frame.height
+    out.append(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_fmt(w)} {_fmt(h)}" '
+        f'width="{_fmt(w)}" height="{_fmt(h)}" class="gorami" data-board="{geo.size}" '
+        f'font-family="DejaVu Sans, Verdana, sans-serif">'
+    )
+    out.append(f'<rect x="0" y="0" width="{_fmt(w)}" height="{_fmt(h)}" fill="#fffdf7"/>')
+    title, status = _status(state)
+    out.append(
+        f'<text x="{_fmt(w / 2)}" y="26" text-anchor="middle" font-size="19" font-weight="bold" '
+        f'fill="#333">{escape(title)}</text>'
+        f'<text class="status" x="{_fmt(w / 2)}" y="50" text-anchor="middle" font-size="15" '
+        f'fill="#333">{escape(status)}</text>'
+    )
+
+    for cell in geo.cells:
+        disc = view["cells"][cell.index]["disc"]
+        pts = " ".join(f"{_fmt(px)},{_fmt(py)}" for px, py in (frame.at(*v) for v in cell.vertices))
+        interior = view["cells"][cell.index]["interior"]
+        classes = ["cell", cell.orientation]
+        if interior:
+            classes.append("interior")
+        if disc is None:
+            classes.append("empty")
+        attrs = f'class="{" ".join(classes)}" data-cell="{cell.name}"'
+        if disc is not None:
+            attrs += f' data-number="{disc["number"]}" data-colour="{disc["colour"]}"'
+        out.append(f"<g {attrs}>")
+        out.append(
+            f'<polygon points="{pts}" fill="{INTERIOR_FILL if interior else CELL_FILL}" '
+            f'stroke="{CELL_STROKE}" stroke-width="1.5" stroke-linejoin="round"/>'
+        )
+        cx, cy = frame.centroid(cell)
+        # The name sits in the wide part of the triangle, clear of the disc.
+        ly = cy - 0.40 * HEIGHT if cell.up else cy + 0.40 * HEIGHT + 4
+        out.append(
+            f'<text x="{_fmt(cx)}" y="{_fmt(ly + 4)}" text-anchor="middle" font-size="12" '
+            f'fill="#6b5d45">{cell.name}</text>'
+        )
+        if disc is not None:
+            s = int(disc["seat"])
+            ring = ""
+            if cell.name in captured:
+                ring = (
+                    f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(HEIGHT / 3 * 0.74 + 4)}" '
+                    f'fill="none" stroke="{LAST_STROKE}" stroke-width="2" '
+                    f'stroke-dasharray="4 3"/>'
+                )
+            out.append(
+                ring + f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(HEIGHT / 3 * 0.74)}" '
+                f'fill="{DISC_FILL[s]}" stroke="{DISC_STROKE[s]}" stroke-width="2"/>'
+                f'<text x="{_fmt(cx)}" y="{_fmt(cy + 8)}" text-anchor="middle" font-size="23" '
+                f'font-weight="bold" fill="{DISC_TEXT[s]}">{disc["number"]}</text>'
+            )
+        out.append("</g>")
+    if last_cell is not None and last_cell in geo.by_name:
+        cell = geo.cells[geo.by_name[last_cell]]
+        pts = " ".join(f"{_fmt(px)},{_fmt(py)}" for px, py in (frame.at(*v) for v in cell.vertices))
+        out.append(
+            f'<polygon class="last-move" points="{pts}" fill="none" stroke="{LAST_STROKE}" '
+            f'stroke-width="4" stroke-linejoin="round" pointer-events="none"/>'
+        )
+
+    for index, stripe in enumerate(view["stripes"]):
+        x, y = _stripe_anchor(geo, frame, index)
+        ys, bs = stripe["sums"]
+        out.append(
+            f'<g class="stripe" data-stripe="{index}" data-direction="{stripe["direction"]}" '
+            f'data-cells="{" ".join(stripe["cells"])}">'
+            f"<title>{stripe['direction']} stripe {' '.join(stripe['cells'])}: "
+            f"yellow {ys}, blue {bs}</title>"
+            + _fish(x, y - 8, stripe["fish"])
+            + f'<text x="{_fmt(x)}" y="{_fmt(y + 13)}" text-anchor="middle" font-size="12" '
+            f'font-weight="bold"><tspan fill="{INK[0]}">{ys}</tspan>'
+            f'<tspan fill="#777">:</tspan><tspan fill="{INK[1]}">{bs}</tspan></text></g>'
+        )
+
+    out.extend(_panel(state, view, frame))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _panel(state: GoramiState, view: dict[str, object], frame: _Frame) -> list[str]:
+    out: list[str] = []
+    top = frame.board_bottom + 70
+    column = frame.width / 2
+    out.append(
+        f'<text x="{_fmt(frame.width / 2)}" y="{_fmt(top + 112)}" text-anchor="middle" '
+        f'font-size="11" fill="#777">shaded: interior cells (tie-break) · '
+        f"fish: who wins each stripe (yellow:blue sums)</text>"
+    )
+    fish = state.fish()
+    interior = state.interior()
+    for s in range(2):
+        x0 = 16 + s * column
+        turn = " ◀ to move" if state.to_move == s else ""
+        you = " (you)" if view["seat"] == s else ""
+        out.append(
+            f'<g class="hand" data-seat="{s}">'
+            f'<text x="{_fmt(x0)}" y="{_fmt(top + 14)}" font-size="15" font-weight="bold" '
+            f'fill="{INK[s]}">{COLOURS[s].capitalize()}{you}{turn}</text>'
+            f'<text x="{_fmt(x0)}" y="{_fmt(top + 34)}" font-size="13" fill="#333">'
+            f"fish {fish[s]} · interior {interior[s]}</text>"
+        )
+        hand = state.hand(s)
+        for n in range(3):
+            cx = x0 + 18 + n * 60
+            cy = top + 66
+            out.append(
+                f'<g class="hand-disc" data-seat="{s}" data-number="{n + 1}" '
+                f'data-count="{hand[n]}" opacity="{1 if hand[n] else 0.3}">'
+                f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="15" fill="{DISC_FILL[s]}" '
+                f'stroke="{DISC_STROKE[s]}" stroke-width="2"/>'
+                f'<text x="{_fmt(cx)}" y="{_fmt(cy + 6)}" text-anchor="middle" font-size="16" '
+                f'font-weight="bold" fill="{DISC_TEXT[s]}">{n + 1}</text>'
+                f'<text x="{_fmt(cx + 20)}" y="{_fmt(cy + 5)}" font-size="13" fill="#333">'
+                f"×{hand[n]}</text></g>"
+            )
+        out.append("</g>")
+    return out
+
+
+def _status(state: GoramiState) -> tuple[str, str]:
+    """A title and a one-line account of the position."""
+    head = f"GORami · {state.board.size}-cell board"
+    if state.outcome is None:
+        assert state.to_move is not None
+        last = f" · last move {state.history[-1]}" if state.history else ""
+        return head, f"{COLOURS[state.to_move].capitalize()} to move{last}"
+    return head, _result_words(state)
+
+
+def _result_words(state: GoramiState) -> str:
+    outcome = state.outcome
+    assert outcome is not None
+    fish = outcome.details["fish"]
+    interior = outcome.details["interior"]
+    ended = "board full" if outcome.reason == "board-full" else "no one can place"
+    if not outcome.winners:
+        return f"{ended}: draw ({fish[0]}-{fish[1]} fish, interior {interior[0]}-{interior[1]})"
+    winner = COLOURS[outcome.winners[0]].capitalize()
+    if outcome.details["tiebreak"] == "fish":
+        return f"{ended}: {winner} wins {fish[0]}-{fish[1]} on fish"
+    return (
+        f"{ended}: {winner} wins on the interior {interior[0]}-{interior[1]} "
+        f"(fish {fish[0]}-{fish[1]})"
+    )
+
+
+def render_text(state: GoramiState, seat: int | None = None) -> str:
+    """A terminal board shaped like the rules diagrams: each row of cell names, and under it the
+    discs on those cells (Y2 = yellow 2, B3 = blue 3, . = empty)."""
+    geo = state.board
+    widest = max(len(row) for row in geo.rows)
+    last = state.history[-1][1:] if state.history else None
+    captured = set(state.captured())
+    lines = [" · ".join(_status(state)), ""]
+    for row in geo.rows:
+        indent = " " * (5 * (widest - len(row)) // 2)
+        names = []
+        discs = []
+        for index in row:
+            cell = geo.cells[index]
+            names.append(f"{cell.name}{'^' if cell.up else 'v'}".ljust(5))
+            disc = state.disc(cell.name)
+            mark = "*" if cell.name == last else "!" if cell.name in captured else " "
+            text = "." if disc is None else f"{'YB'[disc[1]]}{disc[0]}"
+            discs.append(f"{text}{mark}".ljust(5))
+        lines.append((indent + "".join(names)).rstrip())
+        lines.append((indent + "".join(discs)).rstrip())
+    lines.append("")
+    lines.append("* last move, ! changed colour on the last move")
+    interior = ", ".join(geo.cells[i].name for i in geo.interior)
+    lines.append(f"interior cells (tie-break): {interior}")
+    fish = state.fish()
+    inner = state.interior()
+    for s in range(2):
+        hand = state.hand(s)
+        held = "  ".join(f"{n + 1}x{hand[n]}" for n in range(3))
+        you = " (you)" if seat == s else ""
+        turn = "  <- to move" if state.to_move == s else ""
+        lines.append(
+            f"{COLOURS[s].capitalize():6} seat {s}{you}: hand {held}   fish {fish[s]}   "
+            f"interior {inner[s]}{turn}"
+        )
+    stripes = []
+    for stripe, (ys, bs) in zip(geo.stripes, state.stripe_sums(), strict=True):
+        if ys or bs:
+            first = geo.cells[stripe.cells[0]].name
+            last_name = geo.cells[stripe.cells[-1]].name
+            won = "Y" if ys > bs else "B" if bs > ys else "="
+            stripes.append(f"{stripe.direction[0]}:{first}-{last_name} {ys}:{bs}{won}")
+    if stripes:
+        lines.append("stripes (yellow:blue, winner): " + ", ".join(stripes))
+    return "\n".join(lines) + "\n"
