@@ -1,0 +1,129 @@
+"""The app factory: settings, extensions, blueprints and the Celery binding."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from celery import Celery, Task
+from flask import Flask, current_app
+from sqlalchemy.engine import make_url
+
+from pbem.config import SETTING_NAMES, Settings, embedded_secret, load_settings
+from pbem.extensions import db, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+MIGRATIONS = ROOT / "migrations"
+
+
+def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app.
+
+    `overrides` takes the setting names of `pbem.config` (DATABASE_URL, REDIS_URL, …; None unsets
+    one) on top of the environment, and any other key straight into Flask's config.
+    """
+    overrides = dict(overrides or {})
+    environ = dict(os.environ)
+    for name in SETTING_NAMES:
+        if name in overrides:
+            value = overrides.pop(name)
+            if value is None:
+                environ.pop(name, None)
+            else:
+                environ[name] = str(value)
+    settings = load_settings(environ)
+
+    app = Flask("pbem", template_folder=str(TEMPLATES), static_folder=None)
+    app.config.update(
+        PBEM=settings,
+        SECRET_KEY=settings.secret_key or embedded_secret(settings.var_dir),
+        SQLALCHEMY_DATABASE_URI=settings.database_url,
+        SQLALCHEMY_ENGINE_OPTIONS=_engine_options(settings),
+        TESTING=settings.env == "test",
+        CELERY=celery_config(settings),
+    )
+    app.config.update(overrides)
+    if settings.is_sqlite:
+        _make_sqlite_folder(settings.database_url)
+
+    import pbem.models  # noqa: F401  (the tables must be known before migrations compare them)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    celery_init_app(app)
+
+    from pbem.web import register_blueprints
+
+    register_blueprints(app)
+    return app
+
+
+def settings() -> Settings:
+    """The settings of the app in the current context."""
+    value: Settings = current_app.config["PBEM"]
+    return value
+
+
+def celery_config(settings: Settings) -> dict[str, Any]:
+    return {
+        # Without Redis every task runs in-process when it is enqueued, which the service does
+        # only after committing the rows the task reads.
+        "broker_url": settings.redis_url or "memory://",
+        "task_always_eager": settings.embedded_tasks,
+        "task_eager_propagates": settings.env == "test",
+        "task_ignore_result": True,
+        # A task is acknowledged only when done, and redelivered if its worker dies: every task is
+        # idempotent, so running one twice is harmless while losing one is not.
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "broker_connection_retry_on_startup": True,
+        # Fail fast when Redis is down: the submission is already stored and the sweep will enqueue
+        # it again, so the player should not wait on retries.
+        "task_publish_retry_policy": {
+            "max_retries": 1,
+            "interval_start": 0,
+            "interval_step": 0.2,
+            "interval_max": 0.2,
+        },
+        "broker_transport_options": {"socket_connect_timeout": 2, "visibility_timeout": 3600},
+        "beat_schedule": {
+            "sweep": {"task": "workers.tasks.sweep", "schedule": float(settings.sweep_seconds)}
+        },
+        "beat_schedule_filename": str(settings.var_dir / "celerybeat-schedule"),
+        "timezone": "UTC",
+    }
+
+
+def celery_init_app(app: Flask) -> Celery:
+    """Flask's Celery pattern: every task runs inside this app's context."""
+
+    class FlaskTask(Task):  # type: ignore[misc]
+        def __call__(self, *args: object, **kwargs: object) -> object:
+            with app.app_context():
+                return self.run(*args, **kwargs)
+
+    celery_app = Celery(app.name, task_cls=FlaskTask)
+    celery_app.config_from_object(app.config["CELERY"])
+    celery_app.set_default()
+    app.extensions["celery"] = celery_app
+    # Registers the shared tasks with this Celery app.
+    import workers.tasks  # noqa: F401
+
+    return celery_app
+
+
+def _engine_options(settings: Settings) -> dict[str, Any]:
+    if settings.is_sqlite:
+        # Writers wait for each other instead of failing at once with "database is locked".
+        return {"connect_args": {"timeout": 30}}
+    return {"pool_pre_ping": True}
+
+
+def _make_sqlite_folder(url: str) -> None:
+    database = make_url(url).database
+    if database and database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True)

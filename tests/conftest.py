@@ -1,0 +1,58 @@
+"""Shared fixtures for the fast service tests: SQLite in a temporary folder, tasks in-process,
+mail saved as files. The real-infrastructure fixtures live in tests/integration/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from pbem import games
+from pbem.app import create_app
+from pbem.extensions import db
+from tests.countdown import GAME as COUNTDOWN
+
+
+@pytest.fixture(autouse=True)
+def countdown_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Registers the tiny test engine `countdown` beside the real ones."""
+    monkeypatch.setitem(games._MODULES, "countdown", "tests.countdown")
+    monkeypatch.setitem(games._loaded, "countdown", COUNTDOWN)
+
+
+def make_app(tmp_path: Path, **overrides: object) -> Flask:
+    settings: dict[str, object] = {
+        "PBEM_ENV": "test",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'pbem.db'}",
+        "REDIS_URL": None,
+        "SMTP_URL": None,
+        "SECRET_KEY": "test-secret-key-0123456789",
+        "BASE_URL": "http://pbem.test",
+        "MAIL_FROM": "pbem <pbem@pbem.test>",
+        "PBEM_VAR_DIR": str(tmp_path / "var"),
+        "PBEM_OUTBOX_DIR": str(tmp_path / "outbox"),
+        "PBEM_LINK_MAX_AGE_DAYS": None,
+        "PBEM_SWEEP_SECONDS": None,
+        "PBEM_MAIL_RETRY_SECONDS": None,
+        "PBEM_MAIL_MAX_ATTEMPTS": None,
+    }
+    settings.update(overrides)
+    return create_app(settings)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    app = make_app(tmp_path)
+    with app.app_context():
+        db.create_all()
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()

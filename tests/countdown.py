@@ -1,0 +1,109 @@
+"""A tiny engine for the service tests, independent of the real games.
+
+Players take 1 to 3 counters from a pile in turn; whoever takes the last one wins. With
+`actions=2` each seat takes twice per turn, as Marram's two actions keep `to_move` unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.games.base import IllegalMove, InvalidMove, Outcome, check_players, resolve_options
+
+
+@dataclass(frozen=True)
+class CountdownState:
+    pile: int
+    players: int
+    actions: int
+    history: list[str] = field(default_factory=list)
+    taken: tuple[int, ...] = ()
+
+    @property
+    def to_move(self) -> int | None:
+        if self.pile == 0:
+            return None
+        return (len(self.history) // self.actions) % self.players
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self.pile:
+            return None
+        last = (len(self.history) - 1) // self.actions % self.players
+        return Outcome(winners=[last], scores=self.scores(), reason="last-counter")
+
+    def legal_moves(self) -> list[str]:
+        return [str(n) for n in range(1, min(3, self.pile) + 1)] if self.pile else []
+
+    def play(self, move: str) -> CountdownState:
+        text = move.strip().lower()
+        if not text.isdigit():
+            raise InvalidMove(f"{move!r} is not a number of counters; type 1, 2 or 3")
+        if self.pile == 0:
+            raise IllegalMove(f"{move!r}: the game is over")
+        count = int(text)
+        if not 1 <= count <= min(3, self.pile):
+            raise IllegalMove(f"{move!r}: take 1 to {min(3, self.pile)} counters")
+        seat = self.to_move
+        assert seat is not None
+        taken = list(self.taken or [0] * self.players)
+        taken[seat] += count
+        return CountdownState(
+            self.pile - count, self.players, self.actions, [*self.history, str(count)], tuple(taken)
+        )
+
+    def scores(self) -> list[int]:
+        return list(self.taken or [0] * self.players)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pile": self.pile,
+            "players": self.players,
+            "actions": self.actions,
+            "history": list(self.history),
+            "taken": list(self.scores()),
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat}")
+        return {"pile": self.pile, "to_move": self.to_move, "seat": seat}
+
+
+class Countdown:
+    name = "countdown"
+    title = "Countdown"
+    min_players = 2
+    max_players = 3
+    options: Mapping[str, tuple[Any, ...]] = {"pile": (10, 5, 21), "actions": (1, 2)}
+
+    def new(
+        self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0
+    ) -> CountdownState:
+        check_players(self.name, players, self.min_players, self.max_players)
+        resolved = resolve_options(self.name, self.options, options)
+        return CountdownState(resolved["pile"], players, resolved["actions"])
+
+    def from_json(self, data: Mapping[str, Any]) -> CountdownState:
+        return CountdownState(
+            data["pile"],
+            data["players"],
+            data["actions"],
+            list(data["history"]),
+            tuple(data["taken"]),
+        )
+
+    def render_svg(self, state: CountdownState, seat: int | None = None) -> str:
+        dots = "".join(
+            f'<circle cx="{10 + 20 * i}" cy="20" r="8" data-counter="{i}"/>'
+            for i in range(state.pile)
+        )
+        return f'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg">{dots}</svg>'
+
+    def render_text(self, state: CountdownState, seat: int | None = None) -> str:
+        return "o" * state.pile
+
+
+GAME = Countdown()

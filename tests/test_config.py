@@ -1,0 +1,94 @@
+"""Settings: embedded defaults, strict parsing, and no production start without a secret."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.app import create_app
+from pbem.config import ConfigError, load_settings, parse_smtp_url
+
+
+def test_nothing_set_means_embedded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings({})
+    assert settings.database_url == f"sqlite:///{tmp_path / 'var' / 'pbem.db'}"
+    assert settings.embedded_tasks and settings.mail_to_files
+    assert settings.outbox_dir == tmp_path / "var" / "outbox"
+    assert settings.base_url == "http://127.0.0.1:5000"
+    assert settings.env == "development"
+
+
+def test_embedded_app_keeps_a_secret_in_var(tmp_path: Path) -> None:
+    env = {"PBEM_VAR_DIR": str(tmp_path), "SECRET_KEY": None, "PBEM_ENV": None}
+    first = create_app({**env, "DATABASE_URL": None})
+    second = create_app({**env, "DATABASE_URL": None})
+    assert first.config["SECRET_KEY"] == second.config["SECRET_KEY"]
+    assert len(first.config["SECRET_KEY"]) >= 32
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("postgres://u@h/db", "postgresql+psycopg://u@h/db"),
+        ("postgresql://u:p@h:5432/db", "postgresql+psycopg://u:p@h:5432/db"),
+        ("postgresql+psycopg://u@h/db", "postgresql+psycopg://u@h/db"),
+    ],
+)
+def test_postgres_urls_use_psycopg_3(url: str, expected: str) -> None:
+    settings = load_settings({"DATABASE_URL": url, "SECRET_KEY": "x" * 32})
+    assert settings.database_url == expected
+    assert settings.env == "production"
+
+
+def test_production_without_secret_is_refused() -> None:
+    with pytest.raises(ConfigError, match="SECRET_KEY is not set"):
+        load_settings({"PBEM_ENV": "production"})
+
+
+def test_postgres_without_secret_is_refused_unless_development() -> None:
+    url = "postgresql://u@h/db"
+    with pytest.raises(ConfigError, match="SECRET_KEY is not set"):
+        load_settings({"DATABASE_URL": url})
+    assert load_settings({"DATABASE_URL": url, "PBEM_ENV": "development"}).secret_key is None
+
+
+def test_create_app_refuses_production_without_secret() -> None:
+    with pytest.raises(ConfigError, match="SECRET_KEY"):
+        create_app({"PBEM_ENV": "production", "SECRET_KEY": None})
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"PBEM_ENV": "staging"}, "PBEM_ENV"),
+        ({"DATABASE_URL": "mysql://h/db"}, "DATABASE_URL"),
+        ({"REDIS_URL": "http://h"}, "REDIS_URL"),
+        ({"SMTP_URL": "http://h"}, "SMTP_URL"),
+        ({"BASE_URL": "pbem.example.org"}, "BASE_URL"),
+        ({"PBEM_SWEEP_SECONDS": "soon"}, "PBEM_SWEEP_SECONDS"),
+        ({"PBEM_LINK_MAX_AGE_DAYS": "0"}, "PBEM_LINK_MAX_AGE_DAYS"),
+        ({"PBEM_ENV": "production", "SECRET_KEY": "short"}, "too short"),
+    ],
+)
+def test_bad_settings_are_named(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings(env)
+
+
+def test_smtp_url_forms() -> None:
+    plain = parse_smtp_url("smtp://user%40x:p%3Ass@mail.example.org:2525")
+    assert plain is not None
+    assert (plain.host, plain.port, plain.username, plain.password) == (
+        "mail.example.org",
+        2525,
+        "user@x",
+        "p:ss",
+    )
+    assert not plain.ssl and not plain.starttls
+    tls = parse_smtp_url("smtps://mail.example.org")
+    assert tls is not None and tls.ssl and tls.port == 465
+    starttls = parse_smtp_url("smtp+starttls://mail.example.org")
+    assert starttls is not None and starttls.starttls and starttls.port == 587
+    assert parse_smtp_url(None) is None

@@ -1,0 +1,61 @@
+"""The migrations build exactly the models' schema, and the schema guards its invariants."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask import Flask
+from flask_migrate import upgrade
+from sqlalchemy.exc import IntegrityError
+
+from pbem.extensions import db
+from pbem.models import Game, Move, Submission
+from tests.conftest import make_app
+
+
+def test_upgrade_on_an_empty_database_yields_the_models_schema(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    with app.app_context():
+        upgrade()
+        with db.engine.connect() as connection:
+            context = MigrationContext.configure(
+                connection, opts={"compare_type": True, "render_as_batch": True}
+            )
+            assert compare_metadata(context, db.metadata) == []
+        db.engine.dispose()
+
+
+def _game() -> Game:
+    game = Game(engine="countdown", options={}, seed=1, thread_message_id="<t@x>")
+    db.session.add(game)
+    db.session.flush()
+    return game
+
+
+def test_game_ids_are_random_and_url_safe(app: Flask) -> None:
+    ids = {_game().id for _ in range(20)}
+    assert len(ids) == 20
+    assert all(len(i) >= 12 and i.replace("-", "").replace("_", "").isalnum() for i in ids)
+
+
+def test_a_ply_holds_one_move(app: Flask) -> None:
+    game = _game()
+    db.session.add(Move(game_id=game.id, ply=0, seat=0, move="1"))
+    db.session.commit()
+    db.session.add(Move(game_id=game.id, ply=0, seat=1, move="2"))
+    with pytest.raises(IntegrityError):
+        db.session.commit()
+
+
+def test_a_ply_has_at_most_one_applied_submission(app: Flask) -> None:
+    game = _game()
+    for move in ("1", "2"):
+        db.session.add(Submission(game_id=game.id, seat=0, ply=0, move=move, status="rejected"))
+    db.session.add(Submission(game_id=game.id, seat=0, ply=0, move="3", status="applied"))
+    db.session.commit()
+    db.session.add(Submission(game_id=game.id, seat=0, ply=0, move="1", status="applied"))
+    with pytest.raises(IntegrityError):
+        db.session.commit()

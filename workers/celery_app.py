@@ -1,0 +1,25 @@
+"""The Celery app bound to a Flask app built from the environment (Flask's Celery pattern).
+
+`celery -A workers.celery_app worker` and `celery -A workers.celery_app beat` load this module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Celery
+from celery.signals import worker_process_init
+
+from pbem.app import create_app
+from pbem.extensions import db
+
+flask_app = create_app()
+celery: Celery = flask_app.extensions["celery"]
+
+
+@worker_process_init.connect
+def _fresh_connections(**_: Any) -> None:
+    # A forked pool process must not share the parent's database connections.
+    with flask_app.app_context():
+        for engine in db.engines.values():
+            engine.dispose(close=False)

@@ -1,0 +1,1 @@
+"""Celery tasks: ids in, never ORM objects; each one idempotent."""
