@@ -1,0 +1,1203 @@
+"""Drawing Marram from a view dict: an SVG board for the web and mail, plain text for a terminal.
+
+Everything here works from `state.view(seat)` alone (rules section 7), so it can never show what
+the viewer may not see. Geometry follows rules 1.1/1.4: x east, y north, rotation clockwise; the
+tile is drawn in a 100-unit box with screen y pointing down.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from html import escape
+from typing import Any
+
+__all__ = [
+    "SEAT_COLOURS",
+    "render_svg",
+    "render_text",
+    "render_tile_svg",
+    "tile_group",
+]
+
+SPOKES = ("N", "E", "S", "W")
+QUADS = ("NW", "NE", "SE", "SW")
+T = 100.0  # tile side in SVG units
+C = T / 2
+BODY = 15.0  # creature body width
+
+# Unit vectors from the tile centre towards each side, screen coordinates (y down).
+_DIR: dict[str, tuple[float, float]] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+# Outer corner of each quadrant, and the direction pointing from it towards the tile centre.
+_CORNER: dict[str, tuple[float, float, float, float]] = {
+    "NW": (0, 0, 1, 1),
+    "NE": (T, 0, -1, 1),
+    "SE": (T, T, -1, -1),
+    "SW": (0, T, 1, -1),
+}
+_QRECT: dict[str, tuple[float, float]] = {"NW": (0, 0), "NE": (C, 0), "SE": (C, C), "SW": (0, C)}
+
+TERRAIN = {"g": "#8cc56b", "s": "#ecd9a5"}
+TERRAIN_EDGE = {"g": "#79b159", "s": "#dcc58c"}
+# species -> (body, outline, pattern)
+SPECIES = {
+    "o": ("#f28c28", "#7f4310", "#c9661a"),
+    "b": ("#2f6fde", "#11306e", "#1d4fb0"),
+    "w": ("#ee9fb4", "#6e4034", "#c97a8e"),
+}
+SPECIES_NAME = {"o": "orange snake", "b": "blue snake", "w": "worm"}
+KIND_NAME = {"end": "end", "head": "head", "tail": "tail", "mid": "mid", "saddle": "saddle"}
+# Seat colours avoid the terrain and creature colours: red, violet, white, black.
+SEAT_COLOURS = ("#e03131", "#8e44ad", "#f8f9fa", "#212529")
+SEAT_OUTLINES = ("#3b0a0a", "#2a0f35", "#343a40", "#f8f9fa")
+VARIANT_TITLE = {"classic": "Classic", "pitchfork": "Pitchfork", "animals": "Animals"}
+
+PANEL_W = 340.0
+MARGIN = 24.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Small helpers
+
+
+def _f(v: float) -> str:
+    """A compact number for SVG attributes."""
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _attr(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def _rot_steps(rotation: int) -> int:
+    return (int(rotation) // 90) % 4
+
+
+def rotate_spoke(spoke: str, rotation: int) -> str:
+    """The board name of a tile spoke after a clockwise rotation."""
+    return SPOKES[(SPOKES.index(spoke) + _rot_steps(rotation)) % 4]
+
+
+def rotate_quad(quad: str, rotation: int) -> str:
+    """The board name of a tile quadrant after a clockwise rotation."""
+    return QUADS[(QUADS.index(quad) + _rot_steps(rotation)) % 4]
+
+
+def _face(desc: Mapping[str, Any], face: str) -> Mapping[str, Any]:
+    if face == "back":
+        back = desc.get("back")
+        if isinstance(back, Mapping):
+            return back
+    return desc
+
+
+def _parse_piece(text: str) -> tuple[str, str, list[str]]:
+    species, kind, spokes = str(text).split(":")
+    return species, kind, [s for s in spokes.split("-") if s]
+
+
+def _spoke_point(spoke: str, dist_from_side: float) -> tuple[float, float]:
+    dx, dy = _DIR[spoke]
+    r = C - dist_from_side
+    return C + dx * r, C + dy * r
+
+
+def _seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def _seat_outline(seat: int) -> str:
+    return SEAT_OUTLINES[seat % len(SEAT_OUTLINES)]
+
+
+def _player_names(view: Mapping[str, Any]) -> list[str]:
+    n = _seat_count(view)
+    raw = view.get("players")
+    names = [f"Seat {i}" for i in range(n)]
+    if isinstance(raw, Sequence) and not isinstance(raw, str):
+        for i, entry in enumerate(raw[:n]):
+            if isinstance(entry, str) and entry.strip():
+                names[i] = entry.strip()
+            elif isinstance(entry, Mapping) and entry.get("name"):
+                names[i] = str(entry["name"])
+    return names
+
+
+def _seat_count(view: Mapping[str, Any]) -> int:
+    raw = view.get("players")
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    for key in ("scores", "hand_sizes", "supplies"):
+        value = view.get(key)
+        if isinstance(value, Sequence) and value:
+            return len(value)
+    if isinstance(raw, Sequence):
+        return len(raw)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Glyphs
+
+
+def _coin(x: float, y: float, metal: str) -> str:
+    fill, edge, shine = (
+        ("#f5c518", "#9c7300", "#fff1a8") if metal == "gold" else ("#e3e6ea", "#6c757d", "#ffffff")
+    )
+    return (
+        f'<g class="coin coin-{_attr(metal)}"><circle cx="{_f(x)}" cy="{_f(y)}" r="6.2" '
+        f'fill="{fill}" stroke="{edge}" stroke-width="1.4"/>'
+        f'<circle cx="{_f(x)}" cy="{_f(y)}" r="3.4" fill="none" stroke="{edge}" '
+        f'stroke-width="0.7" opacity="0.7"/>'
+        f'<circle cx="{_f(x - 2)}" cy="{_f(y - 2.2)}" r="1.3" fill="{shine}"/></g>'
+    )
+
+
+def _flower(x: float, y: float) -> str:
+    petals = []
+    for i in range(5):
+        a = math.radians(-90 + 72 * i)
+        petals.append(
+            f'<circle cx="{_f(x + 3.6 * math.cos(a))}" cy="{_f(y + 3.6 * math.sin(a))}" '
+            f'r="2.9" fill="#d6336c" stroke="#8c1d46" stroke-width="0.6"/>'
+        )
+    return (
+        f'<g class="flower">{"".join(petals)}'
+        f'<circle cx="{_f(x)}" cy="{_f(y)}" r="2.2" fill="#ffd43b" stroke="#9c6f00" '
+        f'stroke-width="0.5"/></g>'
+    )
+
+
+def _fly(x: float, y: float) -> str:
+    return (
+        f'<g class="prey prey-fly">'
+        f'<ellipse cx="{_f(x - 3.2)}" cy="{_f(y - 2.6)}" rx="3.6" ry="2.2" fill="#e7f5ff" '
+        f'stroke="#495057" stroke-width="0.6" opacity="0.95" '
+        f'transform="rotate(-35 {_f(x - 3.2)} {_f(y - 2.6)})"/>'
+        f'<ellipse cx="{_f(x + 3.2)}" cy="{_f(y - 2.6)}" rx="3.6" ry="2.2" fill="#e7f5ff" '
+        f'stroke="#495057" stroke-width="0.6" opacity="0.95" '
+        f'transform="rotate(35 {_f(x + 3.2)} {_f(y - 2.6)})"/>'
+        f'<ellipse cx="{_f(x)}" cy="{_f(y + 0.5)}" rx="2.3" ry="3.6" fill="#212529"/>'
+        f'<circle cx="{_f(x)}" cy="{_f(y - 3)}" r="1.8" fill="#c92a2a"/></g>'
+    )
+
+
+def _frog(x: float, y: float) -> str:
+    return (
+        f'<g class="prey prey-frog">'
+        f'<ellipse cx="{_f(x)}" cy="{_f(y + 0.8)}" rx="6" ry="4.6" fill="#2b8a3e" '
+        f'stroke="#0b3d17" stroke-width="0.8"/>'
+        f'<circle cx="{_f(x - 2.8)}" cy="{_f(y - 3.2)}" r="2.2" fill="#2b8a3e" '
+        f'stroke="#0b3d17" stroke-width="0.7"/>'
+        f'<circle cx="{_f(x + 2.8)}" cy="{_f(y - 3.2)}" r="2.2" fill="#2b8a3e" '
+        f'stroke="#0b3d17" stroke-width="0.7"/>'
+        f'<circle cx="{_f(x - 2.8)}" cy="{_f(y - 3.4)}" r="1" fill="#fff"/>'
+        f'<circle cx="{_f(x + 2.8)}" cy="{_f(y - 3.4)}" r="1" fill="#fff"/>'
+        f'<circle cx="{_f(x - 2.8)}" cy="{_f(y - 3.4)}" r="0.5" fill="#000"/>'
+        f'<circle cx="{_f(x + 2.8)}" cy="{_f(y - 3.4)}" r="0.5" fill="#000"/>'
+        f'<path d="M{_f(x - 2.6)} {_f(y + 1.6)} Q{_f(x)} {_f(y + 3.4)} {_f(x + 2.6)} '
+        f'{_f(y + 1.6)}" fill="none" stroke="#0b3d17" stroke-width="0.7"/></g>'
+    )
+
+
+def _shovel(x: float, y: float, scale: float = 1.0) -> str:
+    """A small spade whose blade points down, anchored at its top-left corner."""
+    return (
+        f'<g class="shovel" transform="translate({_f(x)} {_f(y)}) scale({_f(scale)})">'
+        "<title>shovel: this tile can be flipped</title>"
+        '<rect x="-1" y="-1" width="14" height="16" rx="3" fill="#fff" opacity="0.75"/>'
+        '<path d="M4 1.5 H8 M6 1.5 V8" stroke="#5c3b1e" stroke-width="1.8" '
+        'stroke-linecap="round" fill="none"/>'
+        '<path d="M2.6 7.5 H9.4 V10.5 Q9.4 13.5 6 14.2 Q2.6 13.5 2.6 10.5 Z" fill="#868e96" '
+        'stroke="#343a40" stroke-width="0.9"/></g>'
+    )
+
+
+def boot_glyph(x: float, y: float, seat: int, size: float = 22.0) -> str:
+    """A welly boot centred on (x, y) in the seat's colour."""
+    s = size / 22.0
+    return (
+        f'<g class="token token-boot seat-{seat}" data-seat="{seat}" '
+        f'transform="translate({_f(x)} {_f(y)}) scale({_f(s)})">'
+        f'<path d="M-7 -10 H2 V3 H6.5 Q10.5 4 10.5 8 V10 H-7 Z" fill="{_seat_colour(seat)}" '
+        f'stroke="{_seat_outline(seat)}" stroke-width="1.6" stroke-linejoin="round"/>'
+        f'<path d="M-7 -6.5 H2" stroke="{_seat_outline(seat)}" stroke-width="1.2"/>'
+        f'<path d="M-7 7 H10.5" stroke="{_seat_outline(seat)}" stroke-width="1.2"/></g>'
+    )
+
+
+def fork_glyph(x: float, y: float, seat: int, size: float = 22.0) -> str:
+    """A pitchfork centred on (x, y) in the seat's colour."""
+    s = size / 22.0
+    tines = "M0 11 V-3 M-5.5 -11 V-3 H5.5 V-11 M0 -3 V-11"
+    return (
+        f'<g class="token token-fork seat-{seat}" data-seat="{seat}" '
+        f'transform="translate({_f(x)} {_f(y)}) scale({_f(s)})">'
+        f'<path d="{tines}" fill="none" stroke="{_seat_outline(seat)}" stroke-width="5.2" '
+        f'stroke-linecap="round" stroke-linejoin="round"/>'
+        f'<path d="{tines}" fill="none" stroke="{_seat_colour(seat)}" stroke-width="2.6" '
+        f'stroke-linecap="round" stroke-linejoin="round"/></g>'
+    )
+
+
+def bet_glyph(x: float, y: float, seat: int, size: float = 16.0) -> str:
+    """A betting chip centred on (x, y) in the seat's colour."""
+    s = size / 16.0
+    return (
+        f'<g class="token token-bet seat-{seat}" data-seat="{seat}" '
+        f'transform="translate({_f(x)} {_f(y)}) scale({_f(s)})">'
+        f'<circle r="7.5" fill="{_seat_colour(seat)}" stroke="{_seat_outline(seat)}" '
+        f'stroke-width="1.4"/>'
+        f'<circle r="5.2" fill="none" stroke="{_seat_outline(seat)}" stroke-width="1.8" '
+        f'stroke-dasharray="2.2 1.9"/>'
+        f'<text y="2.6" text-anchor="middle" font-size="7" font-weight="bold" '
+        f'fill="{_seat_outline(seat)}">$</text></g>'
+    )
+
+
+_TOKEN_GLYPH: dict[str, Callable[[float, float, int], str]] = {
+    "boot": boot_glyph,
+    "fork": fork_glyph,
+    "bet": bet_glyph,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Creature pieces
+
+
+def _path_for(spokes: list[str]) -> tuple[str, tuple[float, float], tuple[float, float]]:
+    """Path of a two-spoke piece, with its midpoint and the tangent there."""
+    a, b = spokes[0], spokes[1]
+    ax, ay = _spoke_point(a, 0)
+    bx, by = _spoke_point(b, 0)
+    if _DIR[a][0] == -_DIR[b][0] and _DIR[a][1] == -_DIR[b][1]:
+        return (
+            f"M{_f(ax)} {_f(ay)} L{_f(bx)} {_f(by)}",
+            ((ax + bx) / 2, (ay + by) / 2),
+            (bx - ax, by - ay),
+        )
+    # A bend: quadratic through the centre's pull, so the body turns smoothly.
+    mx, my = 0.25 * ax + 0.5 * C + 0.25 * bx, 0.25 * ay + 0.5 * C + 0.25 * by
+    return (
+        f"M{_f(ax)} {_f(ay)} Q{_f(C)} {_f(C)} {_f(bx)} {_f(by)}",
+        (mx, my),
+        (bx - ax, by - ay),
+    )
+
+
+def _pattern(species: str, d: str) -> str:
+    """Body markings: worm rings, orange snake stripe, blue snake scales."""
+    _, _, mark = SPECIES[species]
+    if species == "w":
+        return (
+            f'<path d="{d}" fill="none" stroke="{mark}" stroke-width="{_f(BODY - 1)}" '
+            f'stroke-dasharray="1.4 5.2"/>'
+        )
+    if species == "o":
+        return (
+            f'<path d="{d}" fill="none" stroke="{mark}" stroke-width="3.2" '
+            f'stroke-dasharray="7 4" stroke-linecap="round"/>'
+        )
+    return (
+        f'<path d="{d}" fill="none" stroke="{mark}" stroke-width="{_f(BODY - 7)}" '
+        f'stroke-dasharray="3 3"/>'
+    )
+
+
+def _two_spoke_piece(species: str, kind: str, spokes: list[str]) -> str:
+    body, edge, _ = SPECIES[species]
+    d, (mx, my), (tx, ty) = _path_for(spokes)
+    parts = [
+        f'<path d="{d}" fill="none" stroke="{edge}" stroke-width="{_f(BODY + 3)}"/>',
+        f'<path d="{d}" fill="none" stroke="{body}" stroke-width="{_f(BODY)}"/>',
+        _pattern(species, d),
+    ]
+    if kind == "saddle":
+        angle = math.degrees(math.atan2(ty, tx))
+        parts.append(
+            f'<rect x="{_f(mx - 8)}" y="{_f(my - BODY / 2 - 2.5)}" width="16" '
+            f'height="{_f(BODY + 5)}" rx="4" fill="#a8566a" stroke="{edge}" stroke-width="1.5" '
+            f'transform="rotate({_f(angle)} {_f(mx)} {_f(my)})"/>'
+        )
+    return "".join(parts)
+
+
+def _one_spoke_piece(species: str, kind: str, spoke: str) -> str:
+    body, edge, _ = SPECIES[species]
+    dx, dy = _DIR[spoke]
+    px, py = -dy, dx  # perpendicular
+    sx, sy = _spoke_point(spoke, 0)
+    half = BODY / 2
+
+    def at(dist: float, off: float) -> str:
+        x, y = _spoke_point(spoke, dist)
+        return f"{_f(x + px * off)} {_f(y + py * off)}"
+
+    if kind == "tail":
+        # Full width at the side, tapering to a point short of the centre.
+        outline = (
+            f"M{at(0, half)} L{at(16, half)} Q{at(32, half * 0.55)} {at(43, 0)} "
+            f"Q{at(32, -half * 0.55)} {at(16, -half)} L{at(0, -half)} Z"
+        )
+        return (
+            f'<path d="{outline}" fill="{body}" stroke="{edge}" stroke-width="1.5" '
+            f'stroke-linejoin="round"/>'
+            f'<path d="M{at(0, 0)} L{at(30, 0)}" stroke="{SPECIES[species][2]}" '
+            f'stroke-width="{_f(BODY - 9)}" stroke-dasharray="3 3" fill="none"/>'
+            # Cover the outline on the tile side so the body runs on into the neighbour.
+            f'<path d="M{at(0, half - 0.8)} L{at(0, -half + 0.8)}" stroke="{body}" '
+            f'stroke-width="1.8"/>'
+        )
+    if kind == "head":
+        neck = f"M{_f(sx)} {_f(sy)} L{at(24, 0)}"
+        hx, hy = _spoke_point(spoke, 32)
+        angle = math.degrees(math.atan2(dy, dx))
+        eyes = []
+        for side in (1, -1):
+            ex, ey = _spoke_point(spoke, 35)
+            ex, ey = ex + px * side * 4.8, ey + py * side * 4.8
+            eyes.append(
+                f'<circle cx="{_f(ex)}" cy="{_f(ey)}" r="2.4" fill="#fff" stroke="{edge}" '
+                f'stroke-width="0.6"/><circle cx="{_f(ex + dx * 0.7)}" cy="{_f(ey + dy * 0.7)}" '
+                f'r="1.2" fill="#000"/>'
+            )
+        tongue_a = at(43.5, 0)
+        return (
+            f'<path d="M{tongue_a} L{at(48.5, 0)} M{at(48.5, 0)} L{at(50.5, 1.6)} '
+            f'M{at(48.5, 0)} L{at(50.5, -1.6)}" stroke="#c92a2a" stroke-width="1.2" '
+            f'fill="none" stroke-linecap="round"/>'
+            f'<path d="{neck}" fill="none" stroke="{edge}" stroke-width="{_f(BODY + 3)}"/>'
+            f'<ellipse cx="{_f(hx)}" cy="{_f(hy)}" rx="12" ry="11" fill="{body}" '
+            f'stroke="{edge}" stroke-width="1.5" '
+            f'transform="rotate({_f(angle)} {_f(hx)} {_f(hy)})"/>'
+            f'<path d="{neck}" fill="none" stroke="{body}" stroke-width="{_f(BODY)}"/>'
+            + _pattern(species, f"M{_f(sx)} {_f(sy)} L{at(20, 0)}")
+            + "".join(eyes)
+        )
+    # An end: a rounded cap short of the centre, so two ends on one tile never look joined.
+    tip = 33.0
+    line = f"M{_f(sx)} {_f(sy)} L{at(tip, 0)}"
+    cx, cy = _spoke_point(spoke, tip)
+    return (
+        f'<path d="{line}" fill="none" stroke="{edge}" stroke-width="{_f(BODY + 3)}"/>'
+        f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(half + 1.5)}" fill="{edge}"/>'
+        f'<path d="{line}" fill="none" stroke="{body}" stroke-width="{_f(BODY)}"/>'
+        f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(half)}" fill="{body}"/>'
+        + _pattern(species, f"M{_f(sx)} {_f(sy)} L{at(tip - 2, 0)}")
+    )
+
+
+def _piece_svg(species: str, kind: str, spokes: list[str]) -> str:
+    if species not in SPECIES or not spokes or any(s not in _DIR for s in spokes):
+        return ""
+    title = f"{SPECIES_NAME[species]} {KIND_NAME.get(kind, kind)} ({'-'.join(spokes)})"
+    if len(spokes) >= 2:
+        inner = _two_spoke_piece(species, kind, spokes[:2])
+    else:
+        inner = _one_spoke_piece(species, kind, spokes[0])
+    return (
+        f'<g class="piece piece-{_attr(species)} piece-{_attr(kind)}" '
+        f'data-piece="{_attr(species)}:{_attr(kind)}:{"-".join(spokes)}">'
+        f"<title>{escape(title)}</title>{inner}</g>"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# One tile
+
+
+def _deco_slots(quad: str) -> list[tuple[float, float]]:
+    ox, oy, sx, sy = _CORNER[quad]
+    return [(ox + sx * a, oy + sy * b) for a, b in ((16, 17), (31, 12), (12, 31), (24, 24))]
+
+
+def _token_point(loc: str, index: int) -> tuple[float, float]:
+    """Where the index-th token standing at a location is drawn."""
+    if loc in _CORNER:
+        ox, oy, sx, sy = _CORNER[loc]
+        x, y = ox + sx * 32, oy + sy * 32
+        return x - sx * index * 7, y - sy * index * 3
+    dx, dy = _DIR[loc]
+    x, y = _spoke_point(loc, 31)
+    return x + (-dy) * index * 8, y + dx * index * 8
+
+
+def _bet_point(loc: str, index: int) -> tuple[float, float]:
+    dx, dy = _DIR[loc]
+    x, y = _spoke_point(loc, 13)
+    off = 16 + index * 9
+    return x + (-dy) * off, y + dx * off
+
+
+def tile_group(
+    desc: Mapping[str, Any],
+    *,
+    x: float = 0.0,
+    y: float = 0.0,
+    rotation: int = 0,
+    face: str = "front",
+    tile_id: int | str | None = None,
+    removed: Iterable[str] = (),
+    tokens: Sequence[Mapping[str, Any]] = (),
+    show_prey: bool = True,
+    attrs: str = "",
+    scale: float = 1.0,
+) -> str:
+    """An SVG `<g>` drawing one tile with its top-left corner at (x, y).
+
+    Locations (quadrants, spokes, `removed`, token locations) are in board orientation; `desc` is a
+    rules 1.5 description, shown on its `face` turned `rotation` degrees clockwise.
+    """
+    f = _face(desc, face)
+    gone = set(removed)
+    q = str(f.get("q", "gggg"))
+    parts: list[str] = []
+    transform = f"translate({_f(x)} {_f(y)})" + (f" scale({_f(scale)})" if scale != 1 else "")
+    parts.append(f'<g class="tile" transform="{transform}"{attrs}>')
+    # Terrain.
+    terrain: dict[str, str] = {}
+    for i, quad in enumerate(QUADS):
+        board_quad = rotate_quad(quad, rotation)
+        terrain[board_quad] = q[i] if i < len(q) else "g"
+    for quad in QUADS:
+        t = terrain[quad]
+        qx, qy = _QRECT[quad]
+        name = "grass" if t == "g" else "sand"
+        parts.append(
+            f'<rect class="quad {name}" data-loc="{quad}" x="{_f(qx)}" y="{_f(qy)}" '
+            f'width="{_f(C)}" height="{_f(C)}" fill="{TERRAIN.get(t, "#ccc")}"/>'
+        )
+    # Soft texture: grass blades and sand ripples make the two terrains readable without colour.
+    for quad in QUADS:
+        ox, oy, sx, sy = _CORNER[quad]
+        if terrain[quad] == "g":
+            for a, b in ((9, 41), (41, 8), (40, 40)):
+                bx, by = ox + sx * a, oy + sy * b
+                parts.append(
+                    f'<path d="M{_f(bx - 2)} {_f(by + 2)} L{_f(bx)} {_f(by - 3)} '
+                    f'L{_f(bx + 2)} {_f(by + 2)}" fill="none" stroke="{TERRAIN_EDGE["g"]}" '
+                    f'stroke-width="1" stroke-linecap="round"/>'
+                )
+        else:
+            for a, b in ((8, 41), (40, 8)):
+                bx, by = ox + sx * a, oy + sy * b
+                parts.append(
+                    f'<path d="M{_f(bx - 3.5)} {_f(by)} q1.75 -2 3.5 0 t3.5 0" fill="none" '
+                    f'stroke="{TERRAIN_EDGE["s"]}" stroke-width="1"/>'
+                )
+    # Creatures.
+    pieces = [_parse_piece(p) for p in f.get("pieces", [])]
+    board_pieces: list[tuple[str, str, list[str]]] = []
+    carried: dict[str, str] = {}
+    for species, kind, spokes in pieces:
+        bs = sorted((rotate_spoke(s, rotation) for s in spokes), key=SPOKES.index)
+        if any(s in gone for s in bs):
+            continue
+        board_pieces.append((species, kind, bs))
+        for s in bs:
+            carried[s] = species
+    # Mids first so heads and caps sit on top where bodies come close.
+    board_pieces.sort(key=lambda p: len(p[2]) < 2)
+    for species, kind, bs in board_pieces:
+        parts.append(_piece_svg(species, kind, bs))
+    # Decorations.
+    per_quad: dict[str, list[str]] = {quad: [] for quad in QUADS}
+    for entry in f.get("coins", []):
+        quad, metal = entry[0], entry[1]
+        if quad in QUADS:
+            per_quad[rotate_quad(quad, rotation)].append(str(metal))
+    for quad in f.get("flowers", []):
+        if quad in QUADS:
+            per_quad[rotate_quad(quad, rotation)].append("flower")
+    for quad, items in per_quad.items():
+        # Gold before silver before flowers, so the most valuable sits in the clearest slot.
+        items.sort(key=lambda k: {"gold": 0, "silver": 1}.get(k, 2))
+        slots = _deco_slots(quad)
+        for i, item in enumerate(items):
+            if i < len(slots):
+                cx, cy = slots[i]
+            else:  # More than the slots hold: fan them out along the outer edge.
+                ox, oy, sx, sy = _CORNER[quad]
+                cx, cy = ox + sx * (8 + 7 * (i - 4)), oy + sy * 8
+            parts.append(_flower(cx, cy) if item == "flower" else _coin(cx, cy, item))
+    if show_prey:
+        for entry in f.get("prey", []):
+            spoke, animal = rotate_spoke(str(entry[0]), rotation), str(entry[1])
+            if spoke not in carried:
+                continue
+            px, py = _spoke_point(spoke, 13)
+            glyph = _frog(px, py) if animal == "frog" else _fly(px, py)
+            parts.append(
+                f'<g data-prey="{spoke}"><title>{escape(animal)} on {spoke}</title>{glyph}</g>'
+            )
+    # Tile frame, id and shovel.
+    parts.append(
+        f'<rect x="0.5" y="0.5" width="{_f(T - 1)}" height="{_f(T - 1)}" fill="none" '
+        f'stroke="#00000040" stroke-width="1"/>'
+    )
+    if face != "back" and isinstance(desc.get("back"), Mapping):
+        parts.append(_shovel(T - 14, T - 16))
+    if face == "back":
+        parts.append(
+            f'<path d="M{_f(T - 12)} {_f(T - 3)} L{_f(T - 3)} {_f(T - 12)} L{_f(T - 3)} '
+            f'{_f(T - 3)} Z" fill="#495057" opacity="0.55"><title>flipped (back face)</title>'
+            f"</path>"
+        )
+    if tile_id is not None:
+        label = escape(str(tile_id))
+        parts.append(
+            f'<text class="tile-id" x="2.5" y="9.5" font-size="9" fill="#212529" '
+            f'stroke="#ffffff" stroke-width="2.4" paint-order="stroke" '
+            f'font-family="sans-serif">{label}</text>'
+        )
+    # Tokens.
+    bets_at: dict[str, int] = {}
+    claims_at: dict[str, int] = {}
+    for token in tokens:
+        kind, loc, seat = str(token.get("kind")), str(token.get("loc")), int(token.get("seat", 0))
+        if loc not in _DIR and loc not in _CORNER:
+            continue
+        draw = _TOKEN_GLYPH.get(kind)
+        if draw is None:
+            continue
+        if kind == "bet" and loc in _DIR:
+            index = bets_at.get(loc, 0)
+            bets_at[loc] = index + 1
+            tx, ty = _bet_point(loc, index)
+        else:
+            index = claims_at.get(loc, 0)
+            claims_at[loc] = index + 1
+            tx, ty = _token_point(loc, index)
+        parts.append(draw(tx, ty, seat))
+    # Hit areas for click-to-move on the spokes that carry a piece (quadrants have their rects).
+    for spoke in SPOKES:
+        if spoke in carried:
+            ax, ay = _spoke_point(spoke, 0)
+            bx, by = _spoke_point(spoke, 40)
+            x0, x1 = sorted((ax, bx))
+            y0, y1 = sorted((ay, by))
+            w = max(x1 - x0, BODY + 4)
+            h = max(y1 - y0, BODY + 4)
+            parts.append(
+                f'<rect class="spoke" data-loc="{spoke}" x="{_f((x0 + x1 - w) / 2)}" '
+                f'y="{_f((y0 + y1 - h) / 2)}" width="{_f(w)}" height="{_f(h)}" '
+                f'fill="transparent"/>'
+            )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _svg_open(width: float, height: float, extra: str = "") -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
+        f'width="{_f(width)}" height="{_f(height)}" font-family="sans-serif"{extra}>'
+    )
+
+
+def render_tile_svg(
+    desc: Mapping[str, Any],
+    rotation: int = 0,
+    face: str = "front",
+    *,
+    tile_id: int | str | None = None,
+    size: float = 100.0,
+    show_prey: bool = True,
+) -> str:
+    """A standalone SVG document showing one tile description (for the tile sheet and web page)."""
+    scale = size / T
+    body = tile_group(
+        desc,
+        rotation=rotation,
+        face=face,
+        tile_id=tile_id,
+        show_prey=show_prey,
+        scale=scale,
+        attrs=f' data-tile="{_attr(tile_id)}"' if tile_id is not None else "",
+    )
+    return _svg_open(size, size) + body + "</svg>"
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole view
+
+
+def _tile_desc(view: Mapping[str, Any], tile_id: object) -> Mapping[str, Any]:
+    tiles = view.get("tiles") or {}
+    desc = tiles.get(str(tile_id))
+    if desc is None and isinstance(tile_id, int):
+        desc = tiles.get(tile_id)
+    return desc if isinstance(desc, Mapping) else {"q": "gggg"}
+
+
+def _frontier(laid: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    out: set[tuple[int, int]] = set()
+    for x, y in laid:
+        for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+            p = (x + dx, y + dy)
+            if p not in laid:
+                out.add(p)
+    return out
+
+
+def _last_tile(view: Mapping[str, Any]) -> tuple[int, int] | None:
+    """The position of the most recent place or flip, when the log names it."""
+    for event in reversed(view.get("log") or []):
+        if not isinstance(event, Mapping) or event.get("type") not in ("place", "flip"):
+            continue
+        pos = _event_pos(event)
+        if pos is not None:
+            return pos
+        return None
+    return None
+
+
+def _event_pos(event: Mapping[str, Any]) -> tuple[int, int] | None:
+    if "x" in event and "y" in event:
+        try:
+            return int(event["x"]), int(event["y"])
+        except (TypeError, ValueError):
+            return None
+    pos = event.get("pos")
+    if isinstance(pos, str) and "," in pos:
+        a, b = pos.split(",", 1)
+        try:
+            return int(a), int(b)
+        except ValueError:
+            return None
+    if isinstance(pos, Sequence) and not isinstance(pos, str) and len(pos) == 2:
+        return int(pos[0]), int(pos[1])
+    return None
+
+
+def _who(names: Sequence[str], seat: object) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return f"Seat {seat}"
+
+
+def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
+    """One public log event in plain words."""
+    kind = event.get("type")
+    who = _who(names, event.get("seat"))
+    pos = _event_pos(event)
+    at = f" at {pos[0]},{pos[1]}" if pos else ""
+    if kind == "place":
+        tile = event.get("tile")
+        rot = event.get("rotation")
+        return f"{who} placed tile {tile}{at}" + (f" ({rot}°)" if rot is not None else "")
+    if kind == "flip":
+        return f"{who} flipped the tile{at}"
+    if kind == "pass":
+        return f"{who} passed"
+    if kind in ("claim", "bet"):
+        what = event.get("kind") or ("bet" if kind == "bet" else "token")
+        return f"{who} put a {what} on {event.get('loc', '?')}{at}"
+    if kind == "score":
+        feature = event.get("feature")
+        if feature == "creature":
+            name = SPECIES_NAME.get(str(event.get("species")), "creature")
+            if event.get("valid") is False:
+                name = f"freak beast ({name})"
+        else:
+            name = "grass tuft" if event.get("terrain") == "g" else "sand mound"
+        winners = event.get("winners") or []
+        value = event.get("value", 0)
+        if winners:
+            by = " and ".join(_who(names, w) for w in winners)
+            return f"{name} completed: {value} to {by}"
+        return f"{name} completed ({value}, unclaimed)"
+    if kind == "removed":
+        return "completed creatures left the board"
+    if kind == "eaten":
+        animal = event.get("prey", "prey")
+        seat = event.get("seat")
+        gain = event.get("value", event.get("points"))
+        if seat is None:
+            return f"a {animal} was eaten"
+        return f"{_who(names, seat)}'s bet on a {animal} won {gain}"
+    if kind == "bet-lost":
+        return f"{who} lost a bet"
+    if kind == "discard":
+        return f"{who} discarded dead tile {event.get('tile')}"
+    if kind == "end-bonus":
+        return f"end bonus: {event.get('value', '')} to {who}".rstrip()
+    return str(kind)
+
+
+def render_svg(view: Mapping[str, Any]) -> str:
+    """The board, the viewer's hand and a score panel as one SVG document."""
+    variant = str(view.get("variant") or "classic")
+    show_prey = variant == "animals"
+    names = _player_names(view)
+    seats = len(names)
+    board = [t for t in view.get("board") or [] if isinstance(t, Mapping)]
+    laid = {(int(t["x"]), int(t["y"])) for t in board}
+    frontier = _frontier(laid) if view.get("outcome") is None else set()
+    if not laid and view.get("outcome") is None:
+        frontier = {(0, 0)}
+    cells = laid | frontier or {(0, 0)}
+    min_x = min(p[0] for p in cells)
+    max_x = max(p[0] for p in cells)
+    min_y = min(p[1] for p in cells)
+    max_y = max(p[1] for p in cells)
+    cols, rows = max_x - min_x + 1, max_y - min_y + 1
+    axis = 16.0
+    board_x0, board_y0 = MARGIN + axis, MARGIN + axis
+    board_w, board_h = cols * T, rows * T
+
+    def origin(x: int, y: int) -> tuple[float, float]:
+        return board_x0 + (x - min_x) * T, board_y0 + (max_y - y) * T
+
+    out: list[str] = []
+    body: list[str] = []
+    # Board backdrop and axis labels (the same coordinates moves are typed in).
+    body.append(
+        f'<rect class="board-bg" x="{_f(board_x0 - 6)}" y="{_f(board_y0 - 6)}" '
+        f'width="{_f(board_w + 12)}" height="{_f(board_h + 12)}" rx="8" fill="#e9e4d8"/>'
+    )
+    for x in range(min_x, max_x + 1):
+        cx = board_x0 + (x - min_x + 0.5) * T
+        body.append(
+            f'<text x="{_f(cx)}" y="{_f(board_y0 - 10)}" font-size="11" fill="#868e96" '
+            f'text-anchor="middle">x={x}</text>'
+        )
+    for y in range(min_y, max_y + 1):
+        cy = board_y0 + (max_y - y + 0.5) * T
+        body.append(
+            f'<text x="{_f(board_x0 - 10)}" y="{_f(cy)}" font-size="11" fill="#868e96" '
+            f'text-anchor="middle" transform="rotate(-90 {_f(board_x0 - 10)} {_f(cy)})">'
+            f"y={y}</text>"
+        )
+    for x, y in sorted(frontier):
+        ox, oy = origin(x, y)
+        body.append(
+            f'<g class="frontier" data-pos="{x},{y}"><rect x="{_f(ox + 3)}" y="{_f(oy + 3)}" '
+            f'width="{_f(T - 6)}" height="{_f(T - 6)}" rx="6" fill="#ffffff" fill-opacity="0.35" '
+            f'stroke="#adb5bd" stroke-width="1.2" stroke-dasharray="5 4"/>'
+            f'<text x="{_f(ox + C)}" y="{_f(oy + C + 4)}" font-size="11" fill="#adb5bd" '
+            f'text-anchor="middle">{x},{y}</text></g>'
+        )
+    for t in board:
+        x, y = int(t["x"]), int(t["y"])
+        ox, oy = origin(x, y)
+        tid = t.get("tile")
+        face = str(t.get("face") or "front")
+        title = f"tile {tid} at {x},{y}, {t.get('rotation', 0)}°" + (
+            ", flipped" if face == "back" else ""
+        )
+        group = tile_group(
+            _tile_desc(view, tid),
+            x=ox,
+            y=oy,
+            rotation=int(t.get("rotation") or 0),
+            face=face,
+            tile_id=tid,
+            removed=[str(s) for s in t.get("removed") or []],
+            tokens=[k for k in t.get("tokens") or [] if isinstance(k, Mapping)],
+            show_prey=show_prey,
+            attrs=f' data-pos="{x},{y}" data-tile="{_attr(tid)}"',
+        )
+        # Tooltip as the group's first child.
+        marker = group.index(">") + 1
+        body.append(group[:marker] + f"<title>{escape(title)}</title>" + group[marker:])
+    last = _last_tile(view)
+    if last is not None and last in laid:
+        ox, oy = origin(*last)
+        body.append(
+            f'<rect class="last-move" x="{_f(ox + 1.5)}" y="{_f(oy + 1.5)}" width="{_f(T - 3)}" '
+            f'height="{_f(T - 3)}" fill="none" stroke="#fab005" stroke-width="3" '
+            f'pointer-events="none"/>'
+        )
+
+    # The side panel.
+    px = board_x0 + board_w + 6 + MARGIN
+    py = MARGIN
+    panel: list[str] = []
+    title = f"Marram · {VARIANT_TITLE.get(variant, variant.title())}"
+    length = view.get("length")
+    if length:
+        title += f" · {length}"
+    panel.append(
+        f'<text x="{_f(px)}" y="{_f(py + 18)}" font-size="20" font-weight="bold" '
+        f'fill="#343a40">{escape(title)}</text>'
+    )
+    py += 30
+    outcome = view.get("outcome")
+    to_move = view.get("to_move")
+    actions_left = view.get("actions_left")
+    if isinstance(outcome, Mapping):
+        winners = [int(w) for w in outcome.get("winners") or []]
+        if winners:
+            who = " and ".join(_who(names, w) for w in winners)
+            status = f"Game over: {who} {'wins' if len(winners) == 1 else 'share the win'}"
+        else:
+            status = "Game over: no winner"
+        reason = outcome.get("reason")
+        if reason:
+            status += f" ({reason})"
+    elif isinstance(to_move, int):
+        n = int(actions_left or 0)
+        status = f"{_who(names, to_move)} to move, {n} action{'s' if n != 1 else ''} left"
+    else:
+        status = ""
+    if status:
+        colour = _seat_colour(to_move) if isinstance(to_move, int) and not outcome else "#343a40"
+        panel.append(
+            f'<text class="status" x="{_f(px)}" y="{_f(py + 12)}" font-size="14" '
+            f'fill="#212529"><tspan fill="{colour}" stroke="#495057" stroke-width="0.4">●</tspan>'
+            f" {escape(status)}</text>"
+        )
+        py += 22
+    threshold = view.get("threshold")
+    info = f"Bag: {view.get('bag', 0)} tiles"
+    if threshold:
+        info += f" · first to {threshold} wins"
+    discarded = view.get("discarded") or []
+    if discarded:
+        info += f" · dead tiles discarded: {len(discarded)}"
+    panel.append(
+        f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="12.5" fill="#495057">'
+        f"{escape(info)}</text>"
+    )
+    py += 24
+    scores = list(view.get("scores") or [0] * seats)
+    supplies = list(view.get("supplies") or [{}] * seats)
+    sizes = list(view.get("hand_sizes") or [0] * seats)
+    winners_set = (
+        {int(w) for w in outcome.get("winners") or []} if isinstance(outcome, Mapping) else set()
+    )
+    for seat in range(seats):
+        row_h = 50.0
+        active = seat == to_move and not outcome
+        panel.append(
+            f'<g class="seat" data-seat="{seat}"><rect x="{_f(px)}" y="{_f(py)}" '
+            f'width="{_f(PANEL_W - 10)}" height="{_f(row_h - 6)}" rx="6" '
+            f'fill="{"#fff3bf" if active else "#f8f9fa"}" '
+            f'stroke="{"#f59f00" if active else "#dee2e6"}" stroke-width="{2 if active else 1}"/>'
+        )
+        panel.append(boot_glyph(px + 18, py + 22, seat, size=24))
+        name = names[seat] + ("  ★" if seat in winners_set else "")
+        in_hand = sizes[seat] if seat < len(sizes) else 0
+        panel.append(
+            f'<text x="{_f(px + 36)}" y="{_f(py + 18)}" font-size="14" font-weight="bold" '
+            f'fill="#212529">{escape(name)}<tspan font-size="11.5" font-weight="normal" '
+            f'fill="#868e96" dx="8">{in_hand} in hand</tspan></text>'
+        )
+        sup = supplies[seat] if seat < len(supplies) and isinstance(supplies[seat], Mapping) else {}
+        bits = [f"boots {sup.get('boots', 0)}"]
+        if variant != "classic" or sup.get("forks"):
+            bits.append(f"forks {sup.get('forks', 0)}")
+        bits.append(f"shovels {sup.get('shovels', 0)}")
+        if variant == "animals" or sup.get("bets"):
+            bits.append(f"bets {sup.get('bets', 0)}")
+        panel.append(
+            f'<text x="{_f(px + 36)}" y="{_f(py + 35)}" font-size="11.5" fill="#495057">'
+            f"{escape(' · '.join(bits))}</text>"
+        )
+        score = scores[seat] if seat < len(scores) else 0
+        panel.append(
+            f'<text x="{_f(px + PANEL_W - 20)}" y="{_f(py + 30)}" font-size="24" '
+            f'font-weight="bold" text-anchor="end" fill="#212529">{escape(str(score))}</text></g>'
+        )
+        py += row_h
+    hand = view.get("hand")
+    if isinstance(hand, Sequence) and not isinstance(hand, str):
+        py += 6
+        panel.append(
+            f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="14" font-weight="bold" '
+            f'fill="#343a40">Your hand</text>'
+        )
+        py += 20
+        hx = px
+        for tid in hand:
+            panel.append(
+                tile_group(
+                    _tile_desc(view, tid),
+                    x=hx,
+                    y=py,
+                    tile_id=tid,
+                    show_prey=show_prey,
+                    attrs=f' data-tile="{_attr(tid)}" data-hand="1"',
+                )
+            )
+            hx += T + 10
+        if not hand:
+            panel.append(
+                f'<text x="{_f(px)}" y="{_f(py + 14)}" font-size="12" fill="#868e96">(empty)</text>'
+            )
+            py += 24
+        else:
+            py += T + 10
+    events = [e for e in view.get("log") or [] if isinstance(e, Mapping)]
+    if events:
+        py += 8
+        panel.append(
+            f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="14" font-weight="bold" '
+            f'fill="#343a40">Recent</text>'
+        )
+        py += 18
+        for event in events[-8:]:
+            panel.append(
+                f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="11.5" fill="#495057">'
+                f"{escape(describe_event(event, names)[:60])}</text>"
+            )
+            py += 16
+    py += 8
+    panel.append(_legend(px, py, variant))
+    py += _LEGEND_H
+
+    width = px + PANEL_W + MARGIN
+    height = max(board_y0 + board_h + 6 + MARGIN, py + MARGIN)
+    out.append(_svg_open(width, height, ' class="marram-board"'))
+    out.append(f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf7"/>')
+    out.extend(body)
+    out.extend(panel)
+    out.append("</svg>")
+    return "".join(out)
+
+
+_LEGEND_H = 112.0
+
+
+def _legend(x: float, y: float, variant: str) -> str:
+    """A strip of small samples naming the creature parts, for first-time readers."""
+    samples: list[tuple[str, str, str]] = [
+        ("b:head:S", "head", "b"),
+        ("b:tail:S", "tail", "b"),
+        ("o:end:S", "end", "o"),
+        ("w:saddle:N-S", "saddle", "w"),
+        ("b:mid:N-S", "mid", "b"),
+    ]
+    parts = [
+        f'<g class="legend"><text x="{_f(x)}" y="{_f(y + 12)}" font-size="14" '
+        f'font-weight="bold" fill="#343a40">Key</text>'
+    ]
+    step = 64.0
+    for i, (piece, label, _species) in enumerate(samples):
+        gx = x + i * step
+        gy = y + 20
+        parts.append(
+            f'<g transform="translate({_f(gx)} {_f(gy)}) scale(0.52)">'
+            f'<rect width="100" height="100" rx="8" fill="#f1f3f5"/>'
+            f"{_piece_svg(*_parse_piece(piece))}</g>"
+        )
+        parts.append(
+            f'<text x="{_f(gx + 26)}" y="{_f(gy + 66)}" font-size="11" fill="#495057" '
+            f'text-anchor="middle">{label}</text>'
+        )
+    gy = y + 102
+    key = [_coin(x + 6, gy - 4, "gold"), _coin(x + 22, gy - 4, "silver")]
+    key.append(_flower(x + 78, gy - 4))
+    key.append(_shovel(x + 134, gy - 12, 0.9))
+    labels = [(x + 32, "coins"), (x + 88, "flower"), (x + 150, "flippable")]
+    if variant == "animals":
+        key.append(_fly(x + 222, gy - 4))
+        key.append(_frog(x + 240, gy - 4))
+        labels.append((x + 250, "prey"))
+    parts.extend(key)
+    for lx, label in labels:
+        parts.append(
+            f'<text x="{_f(lx)}" y="{_f(gy)}" font-size="11" fill="#495057">{label}</text>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Plain text
+
+_KIND_CHAR = {
+    ("o", "end"): "O",
+    ("o", "mid"): "o",
+    ("b", "head"): "H",
+    ("b", "tail"): "T",
+    ("b", "mid"): "b",
+    ("w", "end"): "W",
+    ("w", "mid"): "w",
+    ("w", "saddle"): "=",
+}
+_BEND_CHAR = {
+    frozenset(("N", "S")): "│",
+    frozenset(("E", "W")): "─",
+    frozenset(("N", "E")): "└",
+    frozenset(("E", "S")): "┌",
+    frozenset(("S", "W")): "┐",
+    frozenset(("W", "N")): "┘",
+}
+
+
+def _deco_char(items: list[str]) -> str:
+    if not items:
+        return " "
+    if len(items) > 1:
+        return str(min(len(items), 9))
+    return {"gold": "$", "silver": "c", "flower": "*"}.get(items[0], "?")
+
+
+def tile_text(
+    desc: Mapping[str, Any],
+    rotation: int = 0,
+    face: str = "front",
+    removed: Iterable[str] = (),
+    tokens: Sequence[Mapping[str, Any]] = (),
+) -> list[str]:
+    """A tile as three lines of five characters.
+
+    ```
+    g$O g     corners: terrain (upper case = a claim token stands there)
+    T─┘ .     sides: the piece on that spoke (see the key); centre: how two-spoke pieces run
+    s * s     between: $ gold, c silver, * flower, a digit for several
+    ```
+    """
+    f = _face(desc, face)
+    gone = set(removed)
+    q = str(f.get("q", "gggg"))
+    grid = [[" "] * 5 for _ in range(3)]
+    spot = {"NW": (0, 0), "NE": (0, 4), "SE": (2, 4), "SW": (2, 0)}
+    deco_spot = {"NW": (0, 1), "NE": (0, 3), "SE": (2, 3), "SW": (2, 1)}
+    spoke_spot = {"N": (0, 2), "E": (1, 4), "S": (2, 2), "W": (1, 0)}
+    claimed = {str(t.get("loc")) for t in tokens if t.get("kind") in ("boot", "fork")}
+    for i, quad in enumerate(QUADS):
+        bq = rotate_quad(quad, rotation)
+        r, c = spot[bq]
+        letter = q[i] if i < len(q) else "?"
+        grid[r][c] = letter.upper() if bq in claimed else letter
+    items: dict[str, list[str]] = {quad: [] for quad in QUADS}
+    for entry in f.get("coins", []):
+        items[rotate_quad(entry[0], rotation)].append(str(entry[1]))
+    for quad in f.get("flowers", []):
+        items[rotate_quad(quad, rotation)].append("flower")
+    for quad, found in items.items():
+        r, c = deco_spot[quad]
+        grid[r][c] = _deco_char(found)
+    for spoke in SPOKES:
+        r, c = spoke_spot[spoke]
+        grid[r][c] = "."
+    bends: list[frozenset[str]] = []
+    for text in f.get("pieces", []):
+        species, kind, spokes = _parse_piece(text)
+        bs = [rotate_spoke(s, rotation) for s in spokes]
+        if any(s in gone for s in bs):
+            continue
+        for s in bs:
+            r, c = spoke_spot[s]
+            grid[r][c] = _KIND_CHAR.get((species, kind), "?")
+        if len(bs) == 2:
+            bends.append(frozenset(bs))
+    centre = " "
+    if len(bends) == 1:
+        centre = _BEND_CHAR.get(bends[0], "+")
+    elif len(bends) > 1:
+        centre = "┼"
+    grid[1][2] = centre
+    # Connectors between the centre and the E/W sides show whether the piece reaches the middle.
+    for bend in bends:
+        if "W" in bend:
+            grid[1][1] = "─"
+        if "E" in bend:
+            grid[1][3] = "─"
+    return ["".join(row) for row in grid]
+
+
+def _tokens_text(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    lines = []
+    for t in view.get("board") or []:
+        for token in t.get("tokens") or []:
+            who = _who(names, token.get("seat"))
+            lines.append(f"  {who}: {token.get('kind')} at {t['x']},{t['y']} {token.get('loc')}")
+    return lines
+
+
+def render_text(view: Mapping[str, Any]) -> str:
+    """The board, scores and the viewer's hand for a terminal."""
+    variant = str(view.get("variant") or "classic")
+    names = _player_names(view)
+    board = [t for t in view.get("board") or [] if isinstance(t, Mapping)]
+    by_pos = {(int(t["x"]), int(t["y"])): t for t in board}
+    laid = set(by_pos)
+    frontier = _frontier(laid) if view.get("outcome") is None else set()
+    cells = laid | frontier or {(0, 0)}
+    min_x = min(p[0] for p in cells)
+    max_x = max(p[0] for p in cells)
+    min_y = min(p[1] for p in cells)
+    max_y = max(p[1] for p in cells)
+    lines: list[str] = []
+    title = f"Marram {VARIANT_TITLE.get(variant, variant)}"
+    if view.get("length"):
+        title += f", {view.get('length')} game"
+    if view.get("threshold"):
+        title += f" to {view.get('threshold')}"
+    lines.append(title)
+    label_w = 5
+    header = " " * label_w + "".join(f"{x:^5} " for x in range(min_x, max_x + 1))
+    lines.append(header.rstrip())
+    for y in range(max_y, min_y - 1, -1):
+        rows = ["", "", ""]
+        for x in range(min_x, max_x + 1):
+            t = by_pos.get((x, y))
+            if t is not None:
+                block = tile_text(
+                    _tile_desc(view, t.get("tile")),
+                    int(t.get("rotation") or 0),
+                    str(t.get("face") or "front"),
+                    [str(s) for s in t.get("removed") or []],
+                    [k for k in t.get("tokens") or [] if isinstance(k, Mapping)],
+                )
+            elif (x, y) in frontier:
+                block = ["     ", "  ·  ", "     "]
+            else:
+                block = ["     "] * 3
+            for i in range(3):
+                rows[i] += block[i] + " "
+        lines.append(" " * label_w + rows[0].rstrip())
+        lines.append(f"{y:>3}  " + rows[1].rstrip())
+        lines.append(" " * label_w + rows[2].rstrip())
+    tokens = _tokens_text(view, names)
+    if tokens:
+        lines.append("Tokens:")
+        lines.extend(tokens)
+    lines.append("")
+    scores = list(view.get("scores") or [])
+    supplies = list(view.get("supplies") or [])
+    sizes = list(view.get("hand_sizes") or [])
+    to_move = view.get("to_move")
+    for seat, name in enumerate(names):
+        sup = supplies[seat] if seat < len(supplies) else {}
+        mark = ">" if seat == to_move else " "
+        bits = [f"boots {sup.get('boots', 0)}"]
+        if variant != "classic":
+            bits.append(f"forks {sup.get('forks', 0)}")
+        bits.append(f"shovels {sup.get('shovels', 0)}")
+        if variant == "animals":
+            bits.append(f"bets {sup.get('bets', 0)}")
+        bits.append(f"hand {sizes[seat] if seat < len(sizes) else 0}")
+        score = scores[seat] if seat < len(scores) else 0
+        lines.append(f"{mark} {name:<12} {score:>4}   {', '.join(bits)}")
+    status = f"Bag {view.get('bag', 0)}"
+    discarded = view.get("discarded") or []
+    if discarded:
+        status += f", discarded {', '.join(str(d) for d in discarded)}"
+    outcome = view.get("outcome")
+    if isinstance(outcome, Mapping):
+        winners = [int(w) for w in outcome.get("winners") or []]
+        who = " and ".join(_who(names, w) for w in winners) or "nobody"
+        status += f". Game over ({outcome.get('reason', '')}): {who} won."
+    elif isinstance(to_move, int):
+        status += f". {_who(names, to_move)} to move, {view.get('actions_left', 0)} action(s) left."
+    lines.append(status)
+    hand = view.get("hand")
+    if isinstance(hand, Sequence) and not isinstance(hand, str):
+        lines.append("Your hand:" if hand else "Your hand is empty.")
+        if hand:
+            blocks = [tile_text(_tile_desc(view, tid)) for tid in hand]
+            marks = [f"{tid!s}{' ^' if _tile_desc(view, tid).get('back') else ''}" for tid in hand]
+            lines.append("  " + "".join(f"{m:<9}" for m in marks).rstrip())
+            for i in range(3):
+                lines.append("  " + "".join(f"{b[i]:<9}" for b in blocks).rstrip())
+    lines.append(
+        "Key: O/W end, H head, T tail, o/b/w mid, = saddle; $ gold, c silver, * flower, "
+        "^ shovel; G/S claimed quadrant."
+    )
+    return "\n".join(lines) + "\n"
