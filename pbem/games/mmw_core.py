@@ -605,7 +605,6 @@ def position(
     squares: Mapping[str, str | Sequence[str]],
     to_move: int = 0,
     plies_without_sinking: int = 0,
-    history: Sequence[str] = (),
     seed: int = 0,
 ) -> MMWState:
     """A test/problem position: square -> pyramids bottom first (`"r1 r1"` or `["b1", "r3"]`).
@@ -619,7 +618,7 @@ def position(
         if key not in SQUARE_INDEX:
             raise ValueError(f"mmw: there is no square {name!r}")
         board[SQUARE_INDEX[key]] = parse_stack(text, key)
-    return MMWState.start(tuple(board), to_move, plies_without_sinking, history, seed)
+    return MMWState.start(tuple(board), to_move, plies_without_sinking, (), seed)
 
 
 def _undo(board: Board, move: str, mover: int) -> Board:
