@@ -1,0 +1,124 @@
+"""The Marram grid: laid tiles, matching, the frontier of open positions and legal rotations.
+
+A board is a plain dict `(x, y) -> Laid`, copied shallowly on every action. The frontier maps
+each empty position touching a laid tile to its requirement: for each side N, E, S, W the side
+code a tile must show there (-1 when nothing is laid beyond). Requirements change only next to the
+acted tile, so the frontier is kept incrementally and legal placements cost one cached lookup per
+(tile profile, requirement) pair.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from pbem.games.marram.tiles import SPOKES, Face, describe_code, reverse_code
+
+Pos = tuple[int, int]
+Req = tuple[int, int, int, int]
+# Neighbour offsets for sides N, E, S, W.
+DELTAS: tuple[Pos, Pos, Pos, Pos] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+SIDE_NAMES = ("north", "east", "south", "west")
+ROTATIONS = (0, 90, 180, 270)
+NO_REQ: Req = (-1, -1, -1, -1)
+
+
+class Laid(NamedTuple):
+    """A tile on the board: id, rotation index (0-3), face (0 front, 1 back), removed spokes."""
+
+    tile: int
+    k: int
+    face_index: int
+    removed: int  # board spokes whose pieces left the board, as a bit mask
+    face: Face
+
+    def side(self, d: int) -> int:
+        code = self.face.sides[self.k][d]
+        if self.removed >> d & 1:
+            code &= ~6
+        return code
+
+    def piece_at(self, spoke: int) -> int:
+        """Index of the piece on a board spoke, or -1 (also when it left the board)."""
+        if self.removed >> spoke & 1:
+            return -1
+        return self.face.piece_at[self.k][spoke]
+
+
+def neighbour(pos: Pos, d: int) -> Pos:
+    dx, dy = DELTAS[d]
+    return (pos[0] + dx, pos[1] + dy)
+
+
+def requirement(board: dict[Pos, Laid], pos: Pos) -> Req:
+    """What a tile at `pos` must show on each side to match the laid neighbours."""
+    x, y = pos
+    n = board.get((x, y + 1))
+    e = board.get((x + 1, y))
+    s = board.get((x, y - 1))
+    w = board.get((x - 1, y))
+    return (
+        reverse_code(n.side(2)) if n is not None else -1,
+        reverse_code(e.side(3)) if e is not None else -1,
+        reverse_code(s.side(0)) if s is not None else -1,
+        reverse_code(w.side(1)) if w is not None else -1,
+    )
+
+
+_FIT_CACHE: dict[tuple[tuple[int, ...], Req], tuple[int, ...]] = {}
+
+
+def fits(face: Face, req: Req) -> tuple[int, ...]:
+    """Rotation indices (0-3) in which `face` meets the requirement, memoised by profile."""
+    key = (face.sig, req)
+    found = _FIT_CACHE.get(key)
+    if found is None:
+        found = tuple(
+            k
+            for k in range(4)
+            if all(r < 0 or r == c for r, c in zip(req, face.sides[k], strict=True))
+        )
+        _FIT_CACHE[key] = found
+    return found
+
+
+def mismatches(face: Face, k: int, req: Req) -> list[str]:
+    """Plain words for every side where `face` in rotation k fails the requirement."""
+    out = []
+    for d in range(4):
+        if req[d] >= 0 and face.sides[k][d] != req[d]:
+            out.append(
+                f"on the {SIDE_NAMES[d]} side ({SPOKES[d]}) the tile shows "
+                f"{describe_code(face.sides[k][d])} (read clockwise) but must show "
+                f"{describe_code(req[d])} to match its neighbour"
+            )
+    return out
+
+
+def build_frontier(board: dict[Pos, Laid]) -> dict[Pos, Req]:
+    frontier: dict[Pos, Req] = {}
+    for pos in board:
+        for d in range(4):
+            n = neighbour(pos, d)
+            if n not in board and n not in frontier:
+                frontier[n] = requirement(board, n)
+    return dict(sorted(frontier.items()))
+
+
+def refresh_frontier(board: dict[Pos, Laid], frontier: dict[Pos, Req], pos: Pos) -> None:
+    """Update `frontier` in place after the tile at `pos` was laid or changed."""
+    frontier.pop(pos, None)
+    for d in range(4):
+        n = neighbour(pos, d)
+        if n not in board:
+            frontier[n] = requirement(board, n)
+
+
+def group_frontier(frontier: dict[Pos, Req]) -> dict[Req, list[Pos]]:
+    groups: dict[Req, list[Pos]] = {}
+    for pos, req in frontier.items():
+        groups.setdefault(req, []).append(pos)
+    return groups
+
+
+def fits_anywhere(face: Face, groups: dict[Req, list[Pos]]) -> bool:
+    return any(fits(face, req) for req in groups)

@@ -1,0 +1,201 @@
+"""Features on the board: terrain regions and creatures, their completion, validity and value."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from pbem.games.marram.board import DELTAS, Laid, Pos
+
+# A region node is (pos, board quadrant); a creature node is (pos, piece index on that face).
+Node = tuple[Pos, int]
+
+
+@dataclass(frozen=True)
+class Region:
+    terrain: str  # "g" or "s"
+    nodes: frozenset[Node]
+    closed: bool
+    surrounded: bool
+    tiles: int
+    gold: int
+    silver: int
+    flowers: int
+
+    @property
+    def complete(self) -> bool:
+        return self.closed and self.surrounded
+
+    def value(self, variant: str) -> int:
+        if variant == "classic":
+            if self.terrain == "g":
+                return 5 * self.tiles + 5 * self.gold + 3 * self.silver
+            return 5 * self.tiles + 4 * self.flowers
+        if self.terrain == "g":
+            return 3 * self.tiles + 4 * self.gold + 2 * self.silver
+        return 3 * self.tiles + 3 * self.flowers
+
+    def end_bonus(self) -> int:
+        return self.tiles + self.gold + self.silver + self.flowers
+
+
+@dataclass(frozen=True)
+class Creature:
+    species: str
+    nodes: frozenset[Node]
+    spokes: frozenset[tuple[Pos, int]]  # board spokes covered, as (pos, spoke)
+    complete: bool
+    kinds: dict[str, int]
+
+    @property
+    def pieces(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def tiles(self) -> int:
+        return len({pos for pos, _ in self.nodes})
+
+    @property
+    def valid(self) -> bool:
+        k = self.kinds
+        if self.species == "o":
+            return k.get("end", 0) == 2
+        if self.species == "w":
+            return k.get("end", 0) == 2 and k.get("saddle", 0) == 1
+        return k.get("head", 0) == 1 and k.get("tail", 0) == 1 and k.get("mid", 0) >= 1
+
+    def value(self) -> int:
+        """Value of a complete creature: its species table, or 3 for a freak beast."""
+        if not self.valid:
+            return 3
+        k = self.kinds
+        if self.species == "o":
+            return k.get("end", 0) + k.get("mid", 0)
+        if self.species == "w":
+            return 2 * (k.get("end", 0) + k.get("saddle", 0) + k.get("mid", 0))
+        return 3 * (k.get("head", 0) + k.get("tail", 0) + k.get("mid", 0))
+
+
+def region_at(board: dict[Pos, Laid], pos: Pos, quadrant: int) -> Region:
+    """The region holding quadrant `quadrant` (board orientation) of the tile at `pos`."""
+    start = (pos, quadrant)
+    seen = {start}
+    stack = [start]
+    closed = surrounded = True
+    terrain = board[pos].face.terr[board[pos].k][quadrant]
+    gold = silver = flowers = 0
+    while stack:
+        node = stack.pop()
+        (x, y), q = node
+        laid = board[(x, y)]
+        face, k = laid.face, laid.k
+        g, s, f = face.deco[k][q]
+        gold += g
+        silver += s
+        flowers += f
+        prev = (q + 3) % 4
+        if laid.piece_at(q) >= 0 or laid.piece_at(prev) >= 0:
+            surrounded = False
+        terr = face.terr[k]
+        # Inside the tile: across spoke q to quadrant q+1, across spoke q-1 to quadrant q-1.
+        if terr[(q + 1) % 4] == terrain and laid.piece_at(q) < 0:
+            other = ((x, y), (q + 1) % 4)
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+        if terr[prev] == terrain and laid.piece_at(prev) < 0:
+            other = ((x, y), prev)
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+        # Across side q (facing quadrant q+3) and side q-1 (facing quadrant q+1).
+        for d, facing in ((q, (q + 3) % 4), (prev, (q + 1) % 4)):
+            dx, dy = DELTAS[d]
+            npos = (x + dx, y + dy)
+            if npos not in board:
+                closed = False
+                continue
+            other = (npos, facing)
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return Region(
+        terrain="gs"[terrain],
+        nodes=frozenset(seen),
+        closed=closed,
+        surrounded=surrounded,
+        tiles=len({p for p, _ in seen}),
+        gold=gold,
+        silver=silver,
+        flowers=flowers,
+    )
+
+
+def creature_at(board: dict[Pos, Laid], pos: Pos, piece: int) -> Creature:
+    """The creature holding piece number `piece` of the tile at `pos`."""
+    start = (pos, piece)
+    seen = {start}
+    stack = [start]
+    complete = True
+    spokes: set[tuple[Pos, int]] = set()
+    kinds: dict[str, int] = {}
+    species = board[pos].face.pieces[piece].species
+    while stack:
+        (x, y), i = stack.pop()
+        laid = board[(x, y)]
+        p = laid.face.pieces[i]
+        kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        for t in p.spokes:
+            b = (t + laid.k) % 4
+            spokes.add(((x, y), b))
+            dx, dy = DELTAS[b]
+            npos = (x + dx, y + dy)
+            other_laid = board.get(npos)
+            if other_laid is None:
+                complete = False
+                continue
+            j = other_laid.piece_at((b + 2) % 4)
+            if j < 0:  # cannot happen on a matched board; treat as an open end
+                complete = False
+                continue
+            other = (npos, j)
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return Creature(species, frozenset(seen), frozenset(spokes), complete, kinds)
+
+
+def creatures_on(board: dict[Pos, Laid], pos: Pos) -> list[Creature]:
+    """Every creature with a piece on the tile at `pos`, each once, in spoke order N, E, S, W."""
+    laid = board[pos]
+    out: list[Creature] = []
+    seen: set[Node] = set()
+    for b in range(4):
+        i = laid.piece_at(b)
+        if i < 0 or (pos, i) in seen:
+            continue
+        creature = creature_at(board, pos, i)
+        seen |= creature.nodes
+        out.append(creature)
+    return out
+
+
+def regions_at(board: dict[Pos, Laid], nodes: Iterable[Node]) -> list[Region]:
+    """The distinct regions holding the given quadrant nodes, in the order first met."""
+    out: list[Region] = []
+    seen: set[Node] = set()
+    for node in nodes:
+        if node in seen or node[0] not in board:
+            continue
+        region = region_at(board, node[0], node[1])
+        seen |= region.nodes
+        out.append(region)
+    return out
+
+
+def majority(counts: Sequence[int]) -> list[int]:
+    """Seats holding the most tokens (all tied seats); empty when nobody has any."""
+    best = max(counts)
+    if best <= 0:
+        return []
+    return [seat for seat, c in enumerate(counts) if c == best]

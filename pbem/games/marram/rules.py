@@ -1,0 +1,815 @@
+"""The Marram state: turns of two actions, claims and bets, scoring, dead tiles and the end.
+
+Every public method leaves the state alone; `play` validates on the old state, then builds the new
+one by copying the (small, flat) containers and changing the copy.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from pbem.games.base import JSON, IllegalMove, Outcome, ranked_winners
+from pbem.games.marram import board as bd
+from pbem.games.marram.board import Laid, Pos, Req
+from pbem.games.marram.features import (
+    Creature,
+    Region,
+    creature_at,
+    creatures_on,
+    majority,
+    region_at,
+    regions_at,
+)
+from pbem.games.marram.notation import Move, parse
+from pbem.games.marram.tiles import (
+    QUADRANT_INDEX,
+    QUADRANTS,
+    SPOKE_INDEX,
+    SPOKES,
+    Face,
+    Tile,
+    parse_tile,
+    parse_tiles,
+    standard_start,
+    standard_tiles,
+)
+
+VARIANTS = ("classic", "pitchfork", "animals")
+LENGTHS = ("short", "long")
+HAND_SIZE = 3
+ACTIONS_PER_TURN = 2
+BOOT, FORK, SHOVEL, BET = 0, 1, 2, 3
+SUPPLY_NAMES = ("boots", "forks", "shovels", "bets")
+KIND_INDEX = {"boot": BOOT, "fork": FORK, "bet": BET}
+# boots, forks, shovels, bets (rules section 4).
+SUPPLIES = {"classic": (7, 0, 3, 0), "pitchfork": (5, 3, 3, 0), "animals": (5, 3, 3, 2)}
+# Short-game thresholds for 2, 3 and 4 players (rules section 6).
+THRESHOLDS = {"classic": (80, 60, 50), "pitchfork": (120, 90, 60), "animals": (120, 90, 60)}
+PREY_POINTS = {"fly": 5, "frog": 7}
+VARIANT_NAMES = {"classic": "Classic", "pitchfork": "Pitchfork", "animals": "Animals"}
+
+
+class Token(NamedTuple):
+    seat: int
+    kind: str  # "boot", "fork" or "bet"
+    pos: Pos
+    loc: str  # quadrant or spoke name in board orientation
+
+
+@dataclass(frozen=True, eq=False)
+class Setup:
+    """What stays fixed for a whole game."""
+
+    players: int
+    variant: str
+    length: str
+    seed: int
+    start: dict[str, Any] | None  # canonical description when given as an option
+    deck: list[dict[str, Any]] | None
+    tiles: tuple[Tile, ...]  # index = tile id; 0 is the start tile
+
+    @property
+    def threshold(self) -> int | None:
+        if self.length == "long":
+            return None
+        return THRESHOLDS[self.variant][self.players - 2]
+
+
+def make_setup(
+    players: int,
+    variant: str,
+    length: str,
+    seed: int,
+    start: Any = None,
+    deck: Any = None,
+) -> Setup:
+    start_tile = standard_start() if start is None else parse_tile(start, "start", start=True)
+    deck_tiles = list(standard_tiles()) if deck is None else parse_tiles(deck, "deck")
+    return Setup(
+        players=players,
+        variant=variant,
+        length=length,
+        seed=seed,
+        start=None if start is None else start_tile.description(),
+        deck=None if deck is None else [t.description() for t in deck_tiles],
+        tiles=(start_tile, *deck_tiles),
+    )
+
+
+class MarramState:
+    """A Marram position (see the engine contract in pbem.games.base)."""
+
+    __slots__ = (
+        "_flips",
+        "_groups",
+        "_legal",
+        "actions_left",
+        "bag",
+        "board",
+        "discarded",
+        "flippable",
+        "frontier",
+        "hands",
+        "history_list",
+        "log",
+        "lost",
+        "outcome_value",
+        "score_list",
+        "setup",
+        "supplies",
+        "to_move_seat",
+        "tokens",
+    )
+
+    setup: Setup
+    board: dict[Pos, Laid]
+    frontier: dict[Pos, Req]
+    flippable: frozenset[Pos]
+    tokens: list[Token]
+    supplies: list[list[int]]
+    lost: list[list[int]]
+    score_list: list[int]
+    hands: list[list[int]]
+    bag: list[int]
+    discarded: list[int]
+    to_move_seat: int | None
+    actions_left: int
+    history_list: list[str]
+    log: list[dict[str, Any]]
+    outcome_value: Outcome | None
+    _groups: dict[Req, list[Pos]] | None
+    _flips: dict[Pos, tuple[int, ...]] | None
+    _legal: list[str] | None
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, setup: Setup) -> MarramState:
+        state = cls.__new__(cls)
+        state.setup = setup
+        start = setup.tiles[0]
+        state.board = {(0, 0): Laid(0, 0, 0, 0, start.front)}
+        state.frontier = bd.build_frontier(state.board)
+        state.flippable = frozenset()
+        state.tokens = []
+        supply = SUPPLIES[setup.variant]
+        state.supplies = [list(supply) for _ in range(setup.players)]
+        state.lost = [[0, 0, 0, 0] for _ in range(setup.players)]
+        state.score_list = [0] * setup.players
+        bag = list(range(1, len(setup.tiles)))
+        if setup.deck is None:
+            random.Random(setup.seed).shuffle(bag)
+        state.bag = bag
+        state.hands = []
+        for _ in range(setup.players):
+            state.hands.append(bag[:HAND_SIZE])
+            del bag[:HAND_SIZE]
+        state.discarded = []
+        state.to_move_seat = 0
+        state.actions_left = ACTIONS_PER_TURN
+        state.history_list = []
+        state.log = []
+        state.outcome_value = None
+        state._reset_caches()
+        state._prepare()
+        return state
+
+    def _reset_caches(self) -> None:
+        self._groups = None
+        self._flips = None
+        self._legal = None
+
+    def _clone(self) -> MarramState:
+        new = MarramState.__new__(MarramState)
+        new.setup = self.setup
+        new.board = dict(self.board)
+        new.frontier = dict(self.frontier)
+        new.flippable = self.flippable
+        new.tokens = list(self.tokens)
+        new.supplies = [list(s) for s in self.supplies]
+        new.lost = [list(s) for s in self.lost]
+        new.score_list = list(self.score_list)
+        new.hands = [list(h) for h in self.hands]
+        new.bag = list(self.bag)
+        new.discarded = list(self.discarded)
+        new.to_move_seat = self.to_move_seat
+        new.actions_left = self.actions_left
+        new.history_list = list(self.history_list)
+        new.log = list(self.log)
+        new.outcome_value = self.outcome_value
+        new._reset_caches()
+        return new
+
+    # -- the contract ---------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return self.to_move_seat
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.outcome_value
+
+    @property
+    def history(self) -> list[str]:
+        return list(self.history_list)
+
+    @property
+    def players(self) -> int:
+        return self.setup.players
+
+    @property
+    def variant(self) -> str:
+        return self.setup.variant
+
+    def scores(self) -> list[int]:
+        return list(self.score_list)
+
+    def tile(self, tile_id: int) -> Tile:
+        return self.setup.tiles[tile_id]
+
+    # -- caches of the current position ---------------------------------------------------------
+
+    def groups(self) -> dict[Req, list[Pos]]:
+        """Open positions grouped by what they require."""
+        if self._groups is None:
+            self._groups = bd.group_frontier(self.frontier)
+        return self._groups
+
+    def flip_options(self) -> dict[Pos, tuple[int, ...]]:
+        """Laid tiles showing a shovel whose back fits, with the fitting rotation indices."""
+        if self._flips is None:
+            flips: dict[Pos, tuple[int, ...]] = {}
+            for pos in self.flippable:
+                back = self.setup.tiles[self.board[pos].tile].back
+                assert back is not None
+                rots = bd.fits(back, bd.requirement(self.board, pos))
+                if rots:
+                    flips[pos] = rots
+            self._flips = flips
+        return self._flips
+
+    def can_place(self, seat: int) -> bool:
+        groups = self.groups()
+        return any(bd.fits_anywhere(self.setup.tiles[t].front, groups) for t in self.hands[seat])
+
+    def can_flip(self, seat: int) -> bool:
+        return self.supplies[seat][SHOVEL] > 0 and bool(self.flip_options())
+
+    def can_act(self, seat: int) -> bool:
+        return self.can_place(seat) or self.can_flip(seat)
+
+    # -- legal moves ----------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[str]:
+        if self.outcome_value is not None or self.to_move_seat is None:
+            return []
+        if self._legal is None:
+            self._legal = self._generate()
+        return list(self._legal)
+
+    def _generate(self) -> list[str]:
+        assert self.to_move_seat is not None
+        seat = self.to_move_seat
+        variant = self.setup.variant
+        sup = self.supplies[seat]
+        boots, forks, bets = sup[BOOT] > 0, sup[FORK] > 0, sup[BET] > 0
+        tiles = self.setup.tiles
+        moves: list[str] = []
+        groups = self.groups()
+        for tid in self.hands[seat]:
+            face = tiles[tid].front
+            for req, positions in groups.items():
+                rots = bd.fits(face, req)
+                if not rots:
+                    continue
+                for k in rots:
+                    endings = face.suffixes(k, variant, boots, forks, bets)
+                    for x, y in positions:
+                        prefix = f"place {tid} {x},{y} {k * 90}"
+                        moves.extend([prefix + e for e in endings])
+        if sup[SHOVEL] > 0:
+            for (x, y), rots in self.flip_options().items():
+                back = tiles[self.board[(x, y)].tile].back
+                assert back is not None
+                for k in rots:
+                    prefix = f"flip {x},{y} {k * 90}"
+                    moves.extend(
+                        [prefix + e for e in back.suffixes(k, variant, boots, forks, bets)]
+                    )
+        if not moves:
+            return ["pass"]
+        moves.sort()
+        return moves
+
+    # -- playing --------------------------------------------------------------------------------
+
+    def play(self, move: str) -> MarramState:
+        shown = move.strip() if isinstance(move, str) else str(move)
+        if self.outcome_value is not None or self.to_move_seat is None:
+            raise IllegalMove(f"'{shown}' cannot be played: the game is over")
+        parsed = parse(move)
+        face, k = self._check(parsed, shown)
+        new = self._clone()
+        new._apply(parsed, face, k)
+        return new
+
+    def _illegal(self, shown: str, problem: str) -> IllegalMove:
+        return IllegalMove(f"'{shown}' is not allowed: {problem}")
+
+    def _check(self, m: Move, shown: str) -> tuple[Face | None, int]:
+        """Raise IllegalMove unless `m` is legal here; return the face laid and its rotation."""
+        assert self.to_move_seat is not None
+        seat = self.to_move_seat
+        if m.action == "pass":
+            if self.can_act(seat):
+                raise self._illegal(
+                    shown, "you may only pass when you can neither place a tile nor flip one"
+                )
+            return None, 0
+        if m.action == "place":
+            hand = self.hands[seat]
+            if m.tile not in hand:
+                mine = ", ".join(map(str, hand)) or "empty"
+                raise self._illegal(shown, f"tile {m.tile} is not in your hand (your hand: {mine})")
+            face = self.setup.tiles[m.tile].front
+            if m.pos in self.board:
+                raise self._illegal(shown, f"position {m.pos[0]},{m.pos[1]} already holds a tile")
+            req = self.frontier.get(m.pos)
+            if req is None:
+                raise self._illegal(
+                    shown,
+                    f"position {m.pos[0]},{m.pos[1]} does not share a side with any laid tile",
+                )
+            self._check_fit(shown, face, m.k, req, f"tile {m.tile}")
+        else:
+            if self.supplies[seat][SHOVEL] <= 0:
+                raise self._illegal(shown, "you have no shovel left, so you cannot flip")
+            laid = self.board.get(m.pos)
+            if laid is None:
+                raise self._illegal(shown, f"there is no tile at {m.pos[0]},{m.pos[1]} to flip")
+            back = self.setup.tiles[laid.tile].back
+            if back is None or laid.face_index != 0:
+                raise self._illegal(
+                    shown,
+                    f"tile {laid.tile} at {m.pos[0]},{m.pos[1]} shows no shovel, "
+                    "so it cannot be flipped",
+                )
+            face = back
+            self._check_fit(shown, face, m.k, bd.requirement(self.board, m.pos), "the back")
+        self._check_extras(m, shown, face)
+        return face, m.k
+
+    def _check_fit(self, shown: str, face: Face, k: int, req: Req, what: str) -> None:
+        rots = bd.fits(face, req)
+        if k in rots:
+            return
+        problems = "; ".join(bd.mismatches(face, k, req))
+        if rots:
+            hint = "rotations that fit here: " + ", ".join(str(r * 90) for r in rots)
+        else:
+            hint = f"no rotation of {what} fits here"
+        raise self._illegal(
+            shown, f"{what} does not match in rotation {k * 90}: {problems} ({hint})"
+        )
+
+    def _check_extras(self, m: Move, shown: str, face: Face) -> None:
+        assert self.to_move_seat is not None
+        sup = self.supplies[self.to_move_seat]
+        variant = self.setup.variant
+        name = VARIANT_NAMES[variant]
+        if m.claim == "fork":
+            if variant == "classic":
+                raise self._illegal(
+                    shown, "there are no pitchforks in Classic; claim with a boot instead"
+                )
+            if sup[FORK] <= 0:
+                raise self._illegal(shown, "you have no pitchforks left")
+            if m.loc not in SPOKE_INDEX:
+                raise self._illegal(
+                    shown, f"a pitchfork goes on a spoke carrying a creature, not on {m.loc}"
+                )
+        elif m.claim == "boot":
+            if sup[BOOT] <= 0:
+                raise self._illegal(shown, "you have no boots left")
+            if m.loc in SPOKE_INDEX and variant != "classic":
+                raise self._illegal(
+                    shown,
+                    f"in {name} a boot goes on a quadrant; claim a creature with a fork",
+                )
+        if m.claim and m.loc in SPOKE_INDEX and face.piece_at[m.k][SPOKE_INDEX[m.loc]] < 0:
+            raise self._illegal(
+                shown, f"spoke {m.loc} of this tile carries no creature, so there is no feature"
+            )
+        if m.bet:
+            if variant != "animals":
+                raise self._illegal(shown, f"bets are only used in Animals, not in {name}")
+            if sup[BET] <= 0:
+                raise self._illegal(shown, "you have no bet tokens left")
+            if not face.prey_at[m.k][SPOKE_INDEX[m.bet]]:
+                raise self._illegal(shown, f"there is no prey on spoke {m.bet} of this tile")
+
+    def _apply(self, m: Move, face: Face | None, k: int) -> None:
+        assert self.to_move_seat is not None
+        seat = self.to_move_seat
+        ply = len(self.history_list)
+        event: dict[str, Any]
+        if m.action == "pass":
+            self.log.append({"ply": ply, "type": "pass", "seat": seat})
+        else:
+            assert face is not None
+            pos = m.pos
+            if m.action == "place":
+                self.hands[seat].remove(m.tile)
+                self.board[pos] = Laid(m.tile, k, 0, 0, face)
+                if self.setup.tiles[m.tile].back is not None:
+                    self.flippable = self.flippable | {pos}
+                event = {"ply": ply, "type": "place", "seat": seat, "tile": m.tile}
+            else:
+                old = self.board[pos]
+                self.supplies[seat][SHOVEL] -= 1
+                self.lost[seat][SHOVEL] += 1
+                gone = [t for t in self.tokens if t.pos == pos]
+                self.tokens = [t for t in self.tokens if t.pos != pos]
+                for t in gone:
+                    self.lost[t.seat][KIND_INDEX[t.kind]] += 1
+                self.board[pos] = Laid(old.tile, k, 1, 0, face)
+                self.flippable = self.flippable - {pos}
+                event = {
+                    "ply": ply,
+                    "type": "flip",
+                    "seat": seat,
+                    "tile": old.tile,
+                    "lost": [{"seat": t.seat, "kind": t.kind, "loc": t.loc} for t in gone],
+                }
+            event.update({"x": pos[0], "y": pos[1], "rotation": k * 90})
+            self.log.append(event)
+            if m.action == "flip":
+                for t in gone:
+                    if t.kind == "bet":
+                        self.log.append(
+                            {
+                                "ply": ply,
+                                "type": "bet-lost",
+                                "seat": t.seat,
+                                "x": pos[0],
+                                "y": pos[1],
+                                "loc": t.loc,
+                                "why": "flip",
+                            }
+                        )
+            bd.refresh_frontier(self.board, self.frontier, pos)
+            where = {"x": pos[0], "y": pos[1]}
+            if m.claim:
+                self.supplies[seat][KIND_INDEX[m.claim]] -= 1
+                self.tokens.append(Token(seat, m.claim, pos, m.loc))
+                self.log.append(
+                    {
+                        "ply": ply,
+                        "type": "claim",
+                        "seat": seat,
+                        "kind": m.claim,
+                        **where,
+                        "loc": m.loc,
+                    }
+                )
+            if m.bet:
+                self.supplies[seat][BET] -= 1
+                self.tokens.append(Token(seat, "bet", pos, m.bet))
+                animal = face.prey_at[k][SPOKE_INDEX[m.bet]]
+                self.log.append(
+                    {"ply": ply, "type": "bet", "seat": seat, **where, "loc": m.bet, "prey": animal}
+                )
+            self._score_action(pos, ply)
+        self.history_list.append(m.canonical())
+        self._end_action(seat)
+
+    # -- scoring --------------------------------------------------------------------------------
+
+    def _score_action(self, pos: Pos, ply: int) -> None:
+        """Score every complete feature with a part on the acted tile, creatures first."""
+        freed: list[tuple[Pos, int]] = []
+        for creature in creatures_on(self.board, pos):
+            if not creature.complete:
+                continue
+            self._score_creature(creature, ply)
+            if self.setup.variant != "classic":
+                self._remove(creature, ply)
+                for p, b in sorted(creature.spokes):
+                    freed += [(p, b), (p, (b + 1) % 4)]
+        nodes = [(pos, q) for q in range(4)] + freed
+        for region in regions_at(self.board, nodes):
+            if region.complete:
+                self._score_region(region, ply)
+
+    def _take_claims(self, on: set[tuple[Pos, str]]) -> list[int]:
+        """Return claim tokens standing on `on` to their owners; count them by seat."""
+        counts = [0] * self.setup.players
+        keep: list[Token] = []
+        for t in self.tokens:
+            if t.kind != "bet" and (t.pos, t.loc) in on:
+                counts[t.seat] += 1
+                self.supplies[t.seat][KIND_INDEX[t.kind]] += 1
+            else:
+                keep.append(t)
+        self.tokens = keep
+        return counts
+
+    def _score_creature(self, c: Creature, ply: int) -> None:
+        locs = {(p, SPOKES[b]) for p, b in c.spokes}
+        counts = self._take_claims(locs)
+        winners = majority(counts)
+        value = c.value()
+        valid = c.valid
+        for w in winners:
+            self.score_list[w] += value
+        self.log.append(
+            {
+                "ply": ply,
+                "type": "score",
+                "feature": "creature",
+                "species": c.species,
+                "valid": valid,
+                "value": value,
+                "winners": winners,
+                "tiles": c.tiles,
+                "pieces": c.pieces,
+            }
+        )
+        bets = [t for t in self.tokens if t.kind == "bet" and (t.pos, t.loc) in locs]
+        if not bets:
+            return
+        self.tokens = [t for t in self.tokens if not (t.kind == "bet" and (t.pos, t.loc) in locs)]
+        for t in bets:
+            where = {"x": t.pos[0], "y": t.pos[1], "loc": t.loc}
+            if valid:
+                laid = self.board[t.pos]
+                animal = laid.face.prey_at[laid.k][SPOKE_INDEX[t.loc]]
+                points = PREY_POINTS.get(animal, 0)
+                self.score_list[t.seat] += points
+                self.supplies[t.seat][BET] += 1
+                self.log.append(
+                    {
+                        "ply": ply,
+                        "type": "eaten",
+                        "seat": t.seat,
+                        "prey": animal,
+                        "points": points,
+                        **where,
+                    }
+                )
+            else:
+                self.lost[t.seat][BET] += 1
+                self.log.append(
+                    {"ply": ply, "type": "bet-lost", "seat": t.seat, **where, "why": "freak"}
+                )
+
+    def _remove(self, c: Creature, ply: int) -> None:
+        masks: dict[Pos, int] = {}
+        for p, b in c.spokes:
+            masks[p] = masks.get(p, 0) | 1 << b
+        for p, mask in masks.items():
+            laid = self.board[p]
+            self.board[p] = laid._replace(removed=laid.removed | mask)
+        self.log.append(
+            {
+                "ply": ply,
+                "type": "removed",
+                "species": c.species,
+                "valid": c.valid,
+                "pieces": c.pieces,
+                "tiles": c.tiles,
+            }
+        )
+
+    def _score_region(self, r: Region, ply: int) -> None:
+        counts = self._take_claims({(p, QUADRANTS[q]) for p, q in r.nodes})
+        winners = majority(counts)
+        value = r.value(self.setup.variant)
+        for w in winners:
+            self.score_list[w] += value
+        self.log.append(
+            {
+                "ply": ply,
+                "type": "score",
+                "feature": "region",
+                "terrain": r.terrain,
+                "value": value,
+                "winners": winners,
+                "tiles": r.tiles,
+            }
+        )
+
+    # -- turn structure -------------------------------------------------------------------------
+
+    def _draw(self, seat: int, count: int) -> None:
+        take = self.bag[:count]
+        del self.bag[:count]
+        self.hands[seat].extend(take)
+
+    def _end_action(self, seat: int) -> None:
+        self.actions_left -= 1
+        if self.actions_left == 0:
+            self._draw(seat, HAND_SIZE - len(self.hands[seat]))
+            threshold = self.setup.threshold
+            if threshold is not None and max(self.score_list) >= threshold:
+                self._finish("threshold", bonus=False)
+                return
+            self.to_move_seat = (seat + 1) % self.setup.players
+            self.actions_left = ACTIONS_PER_TURN
+        self._reset_caches()
+        self._prepare()
+
+    def _prepare(self) -> None:
+        """Dead-tile step for the player about to act, then the end-of-game check."""
+        assert self.to_move_seat is not None
+        seat = self.to_move_seat
+        ply = len(self.history_list)
+        hand = self.hands[seat]
+        groups = self.groups()
+        tiles = self.setup.tiles
+        while True:
+            dead = [t for t in hand if not bd.fits_anywhere(tiles[t].front, groups)]
+            if not dead:
+                break
+            for t in dead:
+                hand.remove(t)
+                self.discarded.append(t)
+                self.log.append({"ply": ply, "type": "discard", "seat": seat, "tile": t})
+            self._draw(seat, len(dead))
+        if not self.bag and not any(self.hands):
+            self._finish("tiles-out", bonus=True)
+        elif not hand and not self.can_flip(seat):
+            others = (s for s in range(self.setup.players) if s != seat)
+            if not any(self.can_act(s) for s in others):
+                self._finish("no-action", bonus=True)
+
+    def _finish(self, reason: str, bonus: bool) -> None:
+        if bonus:
+            self._end_bonus()
+        self.to_move_seat = None
+        self.actions_left = 0
+        self.outcome_value = Outcome(ranked_winners(self.score_list), list(self.score_list), reason)
+        self._reset_caches()
+
+    def _end_bonus(self) -> None:
+        """Incomplete claimed features score for their majority holders (rules section 6)."""
+        ply = len(self.history_list)
+        bonus = [0] * self.setup.players
+        seen: set[tuple[str, Pos, int]] = set()
+        for t in self.tokens:
+            if t.kind == "bet":
+                continue
+            if t.loc in QUADRANT_INDEX:
+                q = QUADRANT_INDEX[t.loc]
+                if ("r", t.pos, q) in seen:
+                    continue
+                region = region_at(self.board, t.pos, q)
+                seen.update(("r", p, i) for p, i in region.nodes)
+                if region.complete:
+                    continue
+                on = {(p, QUADRANTS[i]) for p, i in region.nodes}
+                value = region.end_bonus()
+            else:
+                piece = self.board[t.pos].piece_at(SPOKE_INDEX[t.loc])
+                if piece < 0 or ("c", t.pos, piece) in seen:
+                    continue
+                creature = creature_at(self.board, t.pos, piece)
+                seen.update(("c", p, i) for p, i in creature.nodes)
+                if creature.complete:
+                    continue
+                on = {(p, SPOKES[b]) for p, b in creature.spokes}
+                value = creature.pieces
+            counts = [0] * self.setup.players
+            for other in self.tokens:
+                if other.kind != "bet" and (other.pos, other.loc) in on:
+                    counts[other.seat] += 1
+            for w in majority(counts):
+                bonus[w] += value
+        for seat, points in enumerate(bonus):
+            if points:
+                self.score_list[seat] += points
+                self.log.append({"ply": ply, "type": "end-bonus", "seat": seat, "points": points})
+
+    # -- views and JSON -------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> JSON:
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players
+        ):
+            raise ValueError(f"seat {seat!r} is not in this {self.players}-player game")
+        tiles = self.setup.tiles
+        shown = [laid.tile for laid in self.board.values()] + list(self.discarded)
+        if seat is not None:
+            shown += self.hands[seat]
+        tokens_at: dict[Pos, list[JSON]] = {}
+        for t in self.tokens:
+            tokens_at.setdefault(t.pos, []).append({"seat": t.seat, "kind": t.kind, "loc": t.loc})
+        board = [
+            {
+                "x": pos[0],
+                "y": pos[1],
+                "tile": laid.tile,
+                "rotation": laid.k * 90,
+                "face": "back" if laid.face_index else "front",
+                "tokens": tokens_at.get(pos, []),
+                "removed": [SPOKES[b] for b in range(4) if laid.removed >> b & 1],
+            }
+            for pos, laid in self.board.items()
+        ]
+        return {
+            "game": "marram",
+            "players": self.players,
+            "variant": self.setup.variant,
+            "length": self.setup.length,
+            "threshold": self.setup.threshold,
+            "seat": seat,
+            "hand": None if seat is None else list(self.hands[seat]),
+            "hand_sizes": [len(h) for h in self.hands],
+            "bag": len(self.bag),
+            "discarded": list(self.discarded),
+            "supplies": [dict(zip(SUPPLY_NAMES, s, strict=True)) for s in self.supplies],
+            "scores": list(self.score_list),
+            "actions_left": self.actions_left,
+            "to_move": self.to_move_seat,
+            "board": board,
+            "tiles": {str(t): tiles[t].description() for t in sorted(set(shown))},
+            "history": list(self.history_list),
+            "outcome": None if self.outcome_value is None else self._outcome_json(),
+            "log": [dict(e) for e in self.log],
+        }
+
+    def _outcome_json(self) -> JSON:
+        assert self.outcome_value is not None
+        o = self.outcome_value
+        return {"winners": list(o.winners), "scores": list(o.scores), "reason": o.reason}
+
+    def to_json(self) -> JSON:
+        s = self.setup
+        return {
+            "game": "marram",
+            "players": s.players,
+            "variant": s.variant,
+            "length": s.length,
+            "seed": s.seed,
+            "start": s.start,
+            "deck": s.deck,
+            "bag": list(self.bag),
+            "hands": [list(h) for h in self.hands],
+            "discarded": list(self.discarded),
+            "board": [
+                [p[0], p[1], laid.tile, laid.k * 90, laid.face_index, laid.removed]
+                for p, laid in self.board.items()
+            ],
+            "tokens": [[t.seat, t.kind, t.pos[0], t.pos[1], t.loc] for t in self.tokens],
+            "supplies": [list(x) for x in self.supplies],
+            "lost": [list(x) for x in self.lost],
+            "scores": list(self.score_list),
+            "to_move": self.to_move_seat,
+            "actions_left": self.actions_left,
+            "history": list(self.history_list),
+            "log": [dict(e) for e in self.log],
+            "outcome": None if self.outcome_value is None else self.outcome_value.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MarramState:
+        setup = make_setup(
+            int(data["players"]),
+            str(data["variant"]),
+            str(data["length"]),
+            int(data["seed"]),
+            data.get("start"),
+            data.get("deck"),
+        )
+        state = cls.__new__(cls)
+        state.setup = setup
+        state.board = {}
+        flippable = set()
+        for x, y, tile, rotation, face_index, removed in data["board"]:
+            t = setup.tiles[tile]
+            face = t.back if face_index else t.front
+            assert face is not None
+            state.board[(x, y)] = Laid(tile, rotation // 90, face_index, removed, face)
+            if t.back is not None and not face_index:
+                flippable.add((x, y))
+        state.frontier = bd.build_frontier(state.board)
+        state.flippable = frozenset(flippable)
+        state.tokens = [Token(s, k, (x, y), loc) for s, k, x, y, loc in data["tokens"]]
+        state.supplies = [list(x) for x in data["supplies"]]
+        state.lost = [list(x) for x in data["lost"]]
+        state.score_list = list(data["scores"])
+        state.hands = [list(h) for h in data["hands"]]
+        state.bag = list(data["bag"])
+        state.discarded = list(data["discarded"])
+        state.to_move_seat = data["to_move"]
+        state.actions_left = int(data["actions_left"])
+        state.history_list = list(data["history"])
+        state.log = [dict(e) for e in data["log"]]
+        outcome = data.get("outcome")
+        state.outcome_value = None if outcome is None else Outcome.from_json(outcome)
+        state._reset_caches()
+        return state
