@@ -21,15 +21,17 @@ from pbem.games.mmw_core import (
     square_index,
 )
 
-CELL = 100
+CELL = 100  # width of a square
+ROW = 112  # height of a square: a little taller, for tall stacks
 LEFT = 30
 TOP = 44
 LABEL = 26
 FOOT = 64
 WIDTH = LEFT + SIZE * CELL + LEFT
-HEIGHT = TOP + SIZE * CELL + LABEL + FOOT
+HEIGHT = TOP + SIZE * ROW + LABEL + FOOT
 GROUND = 14  # ground line height above the bottom of a cell
-HEAD_ROOM = 22  # space above the tallest stack for the square name
+HEAD_ROOM = 18  # space above the tallest stack for the square name
+MIN_HEIGHT = 14.0  # tall stacks overlap their pyramids rather than shrink them further
 FILL = {"red": "#c62828", "blue": "#1f5fbf"}
 DARK = {"red": "#6d1010", "blue": "#0d2f66"}
 BASE = {1: 26, 2: 42, 3: 58}
@@ -39,7 +41,7 @@ def _place(index: int, seat: int | None) -> tuple[int, int]:
     """Top-left corner of a square; seat 1 sees the board turned round, home rank at the bottom."""
     f, r = divmod(index, SIZE)
     col, row = (SIZE - 1 - f, r) if seat == 1 else (f, SIZE - 1 - r)
-    return LEFT + col * CELL, TOP + row * CELL
+    return LEFT + col * CELL, TOP + row * ROW
 
 
 def _tokens(pyramids: list[Pyramid]) -> str:
@@ -61,7 +63,7 @@ def _describe_stack(name: str, pyramids: list[Pyramid]) -> str:
 
 def _stack_svg(x: int, y: int, pyramids: list[Pyramid]) -> list[str]:
     out: list[str] = []
-    ground = y + CELL - GROUND
+    ground = y + ROW - GROUND
     cx = x + CELL / 2
     out.append(
         f'<line x1="{x + 10}" y1="{ground}" x2="{x + CELL - 10}" y2="{ground}" '
@@ -69,10 +71,10 @@ def _stack_svg(x: int, y: int, pyramids: list[Pyramid]) -> list[str]:
     )
     if not pyramids:
         return out
-    level = min(22.0, (CELL - GROUND - HEAD_ROOM) / len(pyramids))
+    level = min(22.0, (ROW - GROUND - HEAD_ROOM) / len(pyramids))
     for i, p in enumerate(pyramids):
         bottom = ground - i * level
-        top = bottom - level + 1
+        top = bottom - max(level, MIN_HEIGHT) + 1
         half = BASE[p.size] / 2
         shape = f"{cx - half:.1f},{bottom:.1f} {cx + half:.1f},{bottom:.1f} {cx:.1f},{top:.1f}"
         is_top = i == len(pyramids) - 1
@@ -90,8 +92,8 @@ def _stack_svg(x: int, y: int, pyramids: list[Pyramid]) -> list[str]:
             f'stroke-linejoin="round" data-colour="{p.colour}" data-size="{p.size}" '
             f'data-touching="{str(p.touching).lower()}" data-level="{i}"/>'
         )
-        if level >= 11:
-            font = min(13.0, level * 0.62)
+        if level >= 11 or is_top:
+            font = min(13.0, max(level, MIN_HEIGHT) * 0.62)
             colour = "#fff" if p.touching else DARK[p.colour]
             halo = "" if p.touching else ' stroke="#fffaf0" stroke-width="3" paint-order="stroke"'
             out.append(
@@ -171,7 +173,7 @@ def render_svg(state: MMWState, seat: int | None = None) -> str:
         )
         parts.append(f"<title>{escape(_describe_stack(name, pyramids))}</title>")
         parts.append(
-            f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" '
+            f'<rect x="{x}" y="{y}" width="{CELL}" height="{ROW}" fill="{fill}" '
             'stroke="#8d7350" stroke-width="1"/>'
         )
         parts.append(f'<text x="{x + 5}" y="{y + 14}" font-size="11" fill="#7a6240">{name}</text>')
@@ -188,28 +190,31 @@ def render_svg(state: MMWState, seat: int | None = None) -> str:
 
     if last:
         (x1, y1), (x2, y2) = (_place(SQUARE_INDEX[s], seat) for s in last.split("-"))
-        half = CELL / 2
+        # From the middle of the origin to the edge of the destination, so the arrow head is not
+        # hidden under the stack it points at.
+        fx, fy = x1 + CELL / 2, y1 + ROW / 2
+        tx, ty = x2 + CELL / 2 - (x2 - x1) * 0.32, y2 + ROW / 2 - (y2 - y1) * 0.32
         parts.append(
-            f'<line class="last-move" x1="{x1 + half}" y1="{y1 + half}" x2="{x2 + half}" '
-            f'y2="{y2 + half}" stroke="#8a6d00" stroke-opacity="0.55" stroke-width="5" '
-            'stroke-linecap="round" marker-end="url(#arrow)" pointer-events="none"/>'
+            f'<line class="last-move" x1="{fx:.1f}" y1="{fy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" '
+            'stroke="#8a6d00" stroke-opacity="0.6" stroke-width="5" stroke-linecap="round" '
+            'marker-end="url(#arrow)" pointer-events="none"/>'
         )
     parts.extend(piles)
 
     for i in range(SIZE):
         x, y = _place(square_index(i, 0), seat)
         parts.append(
-            f'<text x="{x + CELL / 2}" y="{TOP + SIZE * CELL + 18}" font-size="14" '
+            f'<text x="{x + CELL / 2}" y="{TOP + SIZE * ROW + 18}" font-size="14" '
             f'text-anchor="middle" fill="#4a3a22">{FILES[i]}</text>'
         )
         x, y = _place(square_index(0, i), seat)
         parts.append(
-            f'<text x="{LEFT / 2}" y="{y + CELL / 2 + 5}" font-size="14" text-anchor="middle" '
+            f'<text x="{LEFT / 2}" y="{y + ROW / 2 + 5}" font-size="14" text-anchor="middle" '
             f'fill="#4a3a22">{i + 1}</text>'
         )
 
     scores = state.scores()
-    foot_y = TOP + SIZE * CELL + LABEL + 18
+    foot_y = TOP + SIZE * ROW + LABEL + 18
     for s, colour in enumerate(COLOURS):
         x, anchor = (LEFT, "start") if s == 0 else (WIDTH - LEFT, "end")
         parts.append(
@@ -234,7 +239,10 @@ def render_svg(state: MMWState, seat: int | None = None) -> str:
 def render_text(state: MMWState, seat: int | None = None) -> str:
     """A plain board: each square lists its stack bottom first, `'` marking resting pyramids."""
     texts = {name: _tokens(state.stack(name)) or "." for name in SQUARE_NAMES}
-    width = max(7, *(len(t) for t in texts.values())) + 2
+    width = [
+        max(6, *(len(texts[SQUARE_NAMES[square_index(f, r)]]) for r in range(SIZE))) + 2
+        for f in range(SIZE)
+    ]
     files = list(range(SIZE))
     ranks = list(range(SIZE - 1, -1, -1))
     if seat == 1:
@@ -256,10 +264,10 @@ def render_text(state: MMWState, seat: int | None = None) -> str:
         f"Martian Mud Wrestling: {status}; ply {len(history)}, "
         f"{state.plies_without_sinking} without sinking"
     ]
-    header = "    " + "".join(FILES[f].ljust(width) for f in files)
+    header = "    " + "".join(FILES[f].ljust(width[f]) for f in files)
     lines.append(header.rstrip())
     for r in ranks:
-        row = "".join(texts[SQUARE_NAMES[square_index(f, r)]].ljust(width) for f in files)
+        row = "".join(texts[SQUARE_NAMES[square_index(f, r)]].ljust(width[f]) for f in files)
         lines.append(f" {r + 1}  {row}{r + 1}")
     lines.append(header.rstrip())
     scores = state.scores()
