@@ -255,7 +255,8 @@ def render_text(state: GoramiState, seat: int | None = None) -> str:
     captured = set(state.captured())
     lines = [" · ".join(_status(state)), ""]
     for row in geo.rows:
-        indent = " " * (5 * (widest - len(row)) // 2)
+        # As in the rules diagrams: two spaces per missing cell, so rows look centred.
+        indent = " " * (2 * (widest - len(row)))
         names = []
         discs = []
         for index in row:

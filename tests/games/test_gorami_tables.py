@@ -290,19 +290,29 @@ def test_neighbourhood_is_symmetric_and_alternates_orientation(size: int) -> Non
 
 
 def test_corner_touching_cells_are_not_neighbours() -> None:
-    """b2 (pointing down) meets a2 and c2 only at a corner on the 22 board."""
-    tables = TABLES[22]
-    assert "a2" not in tables.neighbours["b2"]
-    assert "c3" not in tables.neighbours["b2"]
+    """On the 22 board b2 meets a2, a3, b4, c2, c3 and c4 only at a corner."""
+    corner_only = ["a2", "a3", "b4", "c2", "c3", "c4"]
+    assert not set(corner_only) & set(TABLES[22].neighbours["b2"])
     geo = board(22)
-    b2, a2 = geo.cells[geo.by_name["b2"]], geo.cells[geo.by_name["a2"]]
-    assert len(set(b2.vertices) & set(a2.vertices)) == 1
-    assert geo.by_name["a2"] not in geo.neighbours[geo.by_name["b2"]]
+    b2 = geo.cells[geo.by_name["b2"]]
+    touching = [c.name for c in geo.cells if len(set(b2.vertices) & set(c.vertices)) == 1]
+    assert touching == corner_only
+    assert not geo.mask_of(corner_only) & geo.neighbour_masks[b2.index]
 
 
 def test_unknown_board_is_refused() -> None:
     with pytest.raises(ValueError, match="18"):
         board(18)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_text_board_draws_the_rows_as_the_rules_diagrams(size: int) -> None:
+    diagram = re.search(rf"### Board {size}\n.*?```\n(.*?)```", RULES_TABLES, re.DOTALL)
+    assert diagram is not None
+    text = games.get("gorami").render_text(games.get("gorami").new(2, {"board": size}))
+    lines = text.splitlines()
+    for line in diagram.group(1).splitlines():
+        assert line in lines
 
 
 # -- a reference model written from the tables ------------------------------------------------
