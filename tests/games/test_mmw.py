@@ -388,6 +388,15 @@ def test_sinking_that_strands_the_mover_is_not_an_immediate_loss() -> None:
     assert (final.outcome.reason, final.outcome.winners) == ("no-move", [1])
 
 
+def test_a_player_stranded_by_their_own_sinking_plays_on_if_uncovered() -> None:
+    # Red sinks its only top; blue then lifts its large off a1 and uncovers red's medium.
+    state = position({"c3": "b1 b1", "b2": "r1", "a1": "r2 b3"}).play("b2-c3")
+    assert state.outcome is None and state.to_move == 1
+    state = state.play("a1-a2")
+    assert state.outcome is None
+    assert state.legal_moves() == ["a1-a2", "a1-b1", "a1-b2"]
+
+
 SHUFFLE = ["a1-a2", "e5-e4", "a2-a1", "e4-e5"]
 
 
@@ -501,6 +510,13 @@ def test_no_move_beats_the_draw_rules_on_the_same_ply() -> None:
     state = state.play("b2-c3")
     assert state.outcome is not None
     assert (state.outcome.reason, state.outcome.winners) == ("no-move", [0])
+
+
+def test_repetition_is_named_before_the_hundredth_ply() -> None:
+    state = play_all(position({"a1": "r1", "e5": "b1"}, plies_without_sinking=92), *SHUFFLE)
+    state = play_all(state, *SHUFFLE)
+    assert state.view(None)["plies_without_sinking"] == 100
+    assert state.outcome is not None and state.outcome.reason == "repetition"
 
 
 def test_finished_games_refuse_moves() -> None:
