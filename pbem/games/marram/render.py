@@ -466,7 +466,7 @@ def tile_group(
         qx, qy = _QRECT[quad]
         name = "grass" if t == "g" else "sand"
         parts.append(
-            f'<rect class="quad {name}" data-loc="{quad}" x="{_f(qx)}" y="{_f(qy)}" '
+            f'<rect class="quad {name}" data-loc="{quad}" shape-rendering="crispEdges" x="{_f(qx)}" y="{_f(qy)}" '
             f'width="{_f(C)}" height="{_f(C)}" fill="{TERRAIN.get(t, "#ccc")}"/>'
         )
     # Soft texture: grass blades and sand ripples make the two terrains readable without colour.
