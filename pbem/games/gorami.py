@@ -212,7 +212,10 @@ class GoramiState:
 
     def play(self, move: str) -> GoramiState:
         t = self._t
-        parsed = t.moves.get(move)
+        try:
+            parsed = t.moves.get(move)
+        except TypeError:  # unhashable junk; _parse says what a move looks like
+            parsed = None
         if parsed is None:
             parsed = self._parse(move)
             text = "".join(move.split()).lower()
@@ -490,9 +493,14 @@ class GoramiState:
             captured = [str(c) for c in data.get("captured", [])]
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"gorami: malformed state ({exc})") from exc
-        return setup(
+        state = setup(
             size, discs, to_move=to_move, hands=hands, seed=seed, history=history, captured=captured
         )
+        if state.to_move != to_move:
+            raise ValueError(
+                f"gorami: the state says seat {to_move} is to move, but it cannot place"
+            )
+        return state
 
 
 def setup(

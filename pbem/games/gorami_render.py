@@ -234,15 +234,16 @@ def _result_words(state: GoramiState) -> str:
     assert outcome is not None
     fish = outcome.details["fish"]
     interior = outcome.details["interior"]
-    ended = "board full" if outcome.reason == "board-full" else "no one can place"
+    ended = "Board full" if outcome.reason == "board-full" else "No one can place"
     if not outcome.winners:
-        return f"{ended}: draw ({fish[0]}-{fish[1]} fish, interior {interior[0]}-{interior[1]})"
-    winner = COLOURS[outcome.winners[0]].capitalize()
+        return f"{ended}: draw ({fish[0]} fish each, interior {interior[0]} each)"
+    win = outcome.winners[0]
+    winner = COLOURS[win].capitalize()
     if outcome.details["tiebreak"] == "fish":
-        return f"{ended}: {winner} wins {fish[0]}-{fish[1]} on fish"
+        return f"{ended}: {winner} wins with {fish[win]} fish to {fish[1 - win]}"
     return (
-        f"{ended}: {winner} wins on the interior {interior[0]}-{interior[1]} "
-        f"(fish {fish[0]}-{fish[1]})"
+        f"{ended}: {winner} wins on the interior, {interior[win]} to {interior[1 - win]} "
+        f"({fish[0]} fish each)"
     )
 
 
@@ -269,7 +270,7 @@ def render_text(state: GoramiState, seat: int | None = None) -> str:
         lines.append((indent + "".join(names)).rstrip())
         lines.append((indent + "".join(discs)).rstrip())
     lines.append("")
-    lines.append("* last move, ! changed colour on the last move")
+    lines.append("Y2 = yellow 2, B3 = blue 3; * last move, ! changed colour on the last move")
     interior = ", ".join(geo.cells[i].name for i in geo.interior)
     lines.append(f"interior cells (tie-break): {interior}")
     fish = state.fish()
@@ -283,13 +284,19 @@ def render_text(state: GoramiState, seat: int | None = None) -> str:
             f"{COLOURS[s].capitalize():6} seat {s}{you}: hand {held}   fish {fish[s]}   "
             f"interior {inner[s]}{turn}"
         )
-    stripes = []
-    for stripe, (ys, bs) in zip(geo.stripes, state.stripe_sums(), strict=True):
-        if ys or bs:
+    lines.append("stripes, yellow:blue sums (Y or B wins the fish, = nobody):")
+    sums = state.stripe_sums()
+    for direction, label in (("horizontal", "rows"), ("rising", "rising"), ("falling", "falling")):
+        parts = []
+        for stripe, (ys, bs) in zip(geo.stripes, sums, strict=True):
+            if stripe.direction != direction:
+                continue
             first = geo.cells[stripe.cells[0]].name
             last_name = geo.cells[stripe.cells[-1]].name
+            name = first[0] if direction == "horizontal" else f"{first}-{last_name}"
             won = "Y" if ys > bs else "B" if bs > ys else "="
-            stripes.append(f"{stripe.direction[0]}:{first}-{last_name} {ys}:{bs}{won}")
-    if stripes:
-        lines.append("stripes (yellow:blue, winner): " + ", ".join(stripes))
+            parts.append(f"{name} {ys}:{bs}{won}")
+        lines.append(f"  {label + ':':9}" + "   ".join(parts))
+    if state.outcome is None:
+        lines.append("A move is a disc number and a cell, e.g. 2b3.")
     return "\n".join(lines) + "\n"

@@ -500,6 +500,20 @@ def test_from_json_refuses_impossible_states(tamper: Any) -> None:
         GAME.from_json(data)
 
 
+def test_from_json_refuses_a_turn_for_a_player_who_cannot_place() -> None:
+    data = setup(16, BLOCKED_16, to_move=0, hands=[[0, 1, 1], [2, 0, 0]]).to_json()
+    data["to_move"] = 1
+    with pytest.raises(ValueError, match="cannot place"):
+        GAME.from_json(data)
+
+
+def test_junk_that_is_not_text_is_an_invalid_move() -> None:
+    with pytest.raises(InvalidMove):
+        new().play(["2b3"])  # type: ignore[arg-type]
+    with pytest.raises(InvalidMove):
+        new().play(23)  # type: ignore[arg-type]
+
+
 def test_from_json_of_a_finished_game() -> None:
     state, _ = replay(16, GAME_16_NO_MOVE_DRAW)
     again = GAME.from_json(state.to_json())
@@ -531,6 +545,20 @@ def test_svg_and_text_of_a_finished_game_name_the_result() -> None:
     state, _ = replay(22, GAME_22_DRAW)
     assert "draw" in GAME.render_svg(state)
     assert "draw" in GAME.render_text(state)
+
+
+@pytest.mark.parametrize(
+    ("size", "moves", "words"),
+    [
+        (16, GAME_16_FISH, "Board full: Yellow wins with 7 fish to 2"),
+        (22, GAME_22_INTERIOR, "Board full: Blue wins on the interior, 8 to 0 (6 fish each)"),
+        (16, GAME_16_NO_MOVE_DRAW, "No one can place: draw (4 fish each, interior 0 each)"),
+    ],
+)
+def test_the_result_is_spelled_out(size: int, moves: str, words: str) -> None:
+    state, _ = replay(size, moves)
+    assert words in GAME.render_text(state)
+    assert words in GAME.render_svg(state)
 
 
 def test_text_board_has_the_rules_diagram_rows_and_the_discs() -> None:
