@@ -410,7 +410,13 @@ def _piece_svg(species: str, kind: str, spokes: list[str]) -> str:
 
 def _deco_slots(quad: str) -> list[tuple[float, float]]:
     ox, oy, sx, sy = _CORNER[quad]
-    return [(ox + sx * a, oy + sy * b) for a, b in ((16, 17), (31, 12), (12, 31), (24, 24))]
+    # The SE corner holds the shovel mark, so decorations there keep clear of it.
+    spots = (
+        ((27, 13), (13, 27), (24, 24), (16, 16))
+        if quad == "SE"
+        else ((16, 17), (31, 12), (12, 31), (24, 24))
+    )
+    return [(ox + sx * a, oy + sy * b) for a, b in spots]
 
 
 def _token_point(loc: str, index: int) -> tuple[float, float]:
@@ -466,7 +472,8 @@ def tile_group(
         qx, qy = _QRECT[quad]
         name = "grass" if t == "g" else "sand"
         parts.append(
-            f'<rect class="quad {name}" data-loc="{quad}" shape-rendering="crispEdges" x="{_f(qx)}" y="{_f(qy)}" '
+            f'<rect class="quad {name}" data-loc="{quad}" shape-rendering="crispEdges" '
+            f'x="{_f(qx)}" y="{_f(qy)}" '
             f'width="{_f(C)}" height="{_f(C)}" fill="{TERRAIN.get(t, "#ccc")}"/>'
         )
     # Soft texture: grass blades and sand ripples make the two terrains readable without colour.
@@ -722,7 +729,7 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     if kind == "discard":
         return f"{who} discarded dead tile {event.get('tile')}"
     if kind == "end-bonus":
-        return f"end bonus: {event.get('value', '')} to {who}".rstrip()
+        return f"end bonus: {event.get('points', event.get('value', 0))} to {who}"
     return str(kind)
 
 
@@ -1110,6 +1117,20 @@ def _tokens_text(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     return lines
 
 
+def _prey_text(view: Mapping[str, Any]) -> list[str]:
+    """Prey still on the board, in board orientation (the text blocks have no room for them)."""
+    out = []
+    for t in view.get("board") or []:
+        rotation = int(t.get("rotation") or 0)
+        f = _face(_tile_desc(view, t.get("tile")), str(t.get("face") or "front"))
+        gone = set(t.get("removed") or [])
+        for spoke, animal in f.get("prey", []):
+            board_spoke = rotate_spoke(str(spoke), rotation)
+            if board_spoke not in gone:
+                out.append(f"{animal} at {t['x']},{t['y']} {board_spoke}")
+    return out
+
+
 def render_text(view: Mapping[str, Any]) -> str:
     """The board, scores and the viewer's hand for a terminal."""
     variant = str(view.get("variant") or "classic")
@@ -1154,6 +1175,10 @@ def render_text(view: Mapping[str, Any]) -> str:
         lines.append(" " * label_w + rows[0].rstrip())
         lines.append(f"{y:>3}  " + rows[1].rstrip())
         lines.append(" " * label_w + rows[2].rstrip())
+    if variant == "animals":
+        prey = _prey_text(view)
+        if prey:
+            lines.append("Prey: " + "; ".join(prey))
     tokens = _tokens_text(view, names)
     if tokens:
         lines.append("Tokens:")
