@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from pbem.games.base import (
@@ -31,6 +32,15 @@ _MOVE_RE = re.compile(r"^(\d+)([a-z])(\d+)$")
 _DISC_RE = re.compile(r"^([yb])([123])$")
 
 
+def _byte_table(geo: Board, number: int, chunk: int) -> tuple[tuple[str, ...], ...]:
+    """For each byte value, the moves of `number` on the cells of that byte of a cell mask."""
+    cells = geo.cells[8 * chunk : 8 * chunk + 8]
+    return tuple(
+        tuple(f"{number}{cell.name}" for bit, cell in enumerate(cells) if byte >> bit & 1)
+        for byte in range(256)
+    )
+
+
 class _Tables:
     """Per-board lookups for the hot path: move parsing and legal-move listing."""
 
@@ -40,33 +50,19 @@ class _Tables:
         self.moves: dict[str, tuple[int, int]] = {
             f"{n}{cell.name}": (n - 1, cell.index) for n in NUMBERS for cell in geo.cells
         }
-        # For each number, the canonical moves of the cells in one byte of a cell mask; cell order
-        # is the sorted order of the move strings, so concatenating bytes keeps the list sorted.
-        self.chunks = (len(geo.cells) + 7) // 8
-        self.by_byte: tuple[tuple[tuple[tuple[str, ...], ...], ...], ...] = tuple(
-            tuple(
-                tuple(
-                    tuple(
-                        f"{n}{geo.cells[8 * chunk + bit].name}"
-                        for bit in range(8)
-                        if byte >> bit & 1 and 8 * chunk + bit < len(geo.cells)
-                    )
-                    for byte in range(256)
-                )
-                for chunk in range(self.chunks)
-            )
-            for n in NUMBERS
+        # Legal moves are listed a byte of the cell mask at a time. Board order is the sorted
+        # order of the move strings (rows a-d, at most 7 cells a row), so the list comes out sorted.
+        names = [cell.name for cell in geo.cells]
+        assert names == sorted(names)
+        chunks = (len(geo.cells) + 7) // 8
+        self.by_byte = tuple(
+            tuple(_byte_table(geo, n, chunk) for chunk in range(chunks)) for n in NUMBERS
         )
 
 
-_TABLES: dict[int, _Tables] = {}
-
-
+@cache
 def _tables(size: int) -> _Tables:
-    tables = _TABLES.get(size)
-    if tables is None:
-        tables = _TABLES[size] = _Tables(board(size))
-    return tables
+    return _Tables(board(size))
 
 
 class GoramiState:
@@ -294,6 +290,9 @@ class GoramiState:
                 f"{shown}: there is no disc numbered {match.group(1)}; "
                 "discs are numbered 1, 2 and 3"
             )
+        plain = f"{number}{match.group(2)}{int(match.group(3))}"
+        if plain in self._t.moves:  # leading zeros
+            raise InvalidMove(f"{shown}: write this move as {plain}")
         raise InvalidMove(
             f"{shown}: there is no cell {cell} on the {geo.size}-cell board; "
             f"its cells are {geo.describe_cells()}"
