@@ -9,6 +9,7 @@ from typing import Any
 
 from celery import Celery, Task
 from flask import Flask, current_app
+from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
 from pbem.config import SETTING_NAMES, Settings, embedded_secret, load_settings
@@ -52,6 +53,9 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     import pbem.models  # noqa: F401  (the tables must be known before migrations compare them)
 
     db.init_app(app)
+    if settings.is_sqlite:
+        with app.app_context():
+            event.listen(db.engine, "connect", _sqlite_pragmas)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     celery_init_app(app)
 
@@ -121,6 +125,16 @@ def _engine_options(settings: Settings) -> dict[str, Any]:
         # Writers wait for each other instead of failing at once with "database is locked".
         return {"connect_args": {"timeout": 30}}
     return {"pool_pre_ping": True}
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # WAL lets pages read while a task writes, and commits without a disk flush each time: the
+    # embedded database is one person's playground, not the production store.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
 
 
 def _make_sqlite_folder(url: str) -> None:

@@ -1,0 +1,46 @@
+"""Hand work to the task queue, after the commit that made it.
+
+With Redis the tasks go to a worker; without it (embedded) Celery runs them right here, in-process.
+Enqueueing may fail (Redis down): the rows are already committed, so we log it, tell the caller,
+and let the periodic sweep enqueue them again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from celery import Celery
+from flask import current_app
+
+log = logging.getLogger(__name__)
+
+
+def _celery() -> Celery:
+    celery: Celery = current_app.extensions["celery"]
+    return celery
+
+
+def apply_move_later(submission_id: int) -> bool:
+    """Queue `apply_move`; False when the queue could not take it (the sweep will)."""
+    return _enqueue("workers.tasks.apply_move", [submission_id])
+
+
+def send_emails_later(outbox_ids: Iterable[int]) -> bool:
+    """Queue one `send_email` per outbox row; False if any could not be queued."""
+    return all([_enqueue("workers.tasks.send_email", [outbox_id]) for outbox_id in outbox_ids])
+
+
+def _enqueue(task_name: str, args: list[int]) -> bool:
+    celery = _celery()
+    try:
+        celery.tasks[task_name].apply_async(args)
+    except Exception:
+        # In-process (eager) runs raise the task's own errors here; tests want to see them.
+        if celery.conf.task_always_eager and celery.conf.task_eager_propagates:
+            raise
+        # Either way a committed row is left behind that the sweep will find; the request that
+        # made it must still succeed.
+        log.exception("could not enqueue %s%s; the sweep will retry", task_name, tuple(args))
+        return False
+    return True

@@ -1,0 +1,120 @@
+"""Signed links: itsdangerous tokens over (purpose, game, seat, player, nonce).
+
+A token proves who sent a request without accounts or passwords. The seat's nonce is part of it, so
+replacing the nonce (`service.rotate_seat_links`) revokes every link issued before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from flask import current_app
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from pbem.app import settings
+
+if TYPE_CHECKING:
+    from pbem.models import Seat
+
+INVITE = "invite"  # the invitation page: GET shows, POST accepts
+SEAT = "seat"  # the game page of one seat, its moves and its API calls
+SIGNIN = "signin"  # reserved: a player's dashboard
+UNSUBSCRIBE = "unsubscribe"  # reserved
+PURPOSES = (INVITE, SEAT, SIGNIN, UNSUBSCRIBE)
+
+_SALT = "pbem.links.v1"
+
+
+@dataclass(frozen=True)
+class LinkClaims:
+    purpose: str
+    game_id: str
+    seat: int
+    player_id: int
+    nonce: str
+
+
+class LinkError(Exception):
+    """A link was refused. `code` is for the API, the message for people."""
+
+    code = "bad_token"
+    status = 403
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ForgedLink(LinkError):
+    code = "bad_token"
+
+
+class ExpiredLink(LinkError):
+    code = "expired_token"
+
+
+class RevokedLink(LinkError):
+    code = "revoked_token"
+
+
+class WrongLink(LinkError):
+    """A genuine link used where it does not belong: another seat, game or purpose."""
+
+    code = "wrong_token"
+
+
+def _serializer(secret: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(secret, salt=_SALT)
+
+
+def make_token(secret: str, claims: LinkClaims) -> str:
+    payload = [claims.purpose, claims.game_id, claims.seat, claims.player_id, claims.nonce]
+    return _serializer(secret).dumps(payload)
+
+
+def read_token(secret: str, token: str, purpose: str, max_age_seconds: int) -> LinkClaims:
+    """The claims of a genuine, unexpired token made for `purpose`; LinkError otherwise.
+
+    Revocation needs the database and is checked by the service.
+    """
+    try:
+        payload = _serializer(secret).loads(token, max_age=max_age_seconds)
+    except SignatureExpired as exc:
+        days = max_age_seconds // 86400
+        raise ExpiredLink(
+            f"This link has expired: links stay valid for {days} days. Your next email from "
+            "this game brings a fresh one; if you are waiting for one, ask the person who "
+            "started the game to send your seat new links."
+        ) from exc
+    except BadSignature as exc:
+        raise ForgedLink(
+            "This link is not valid: it is incomplete or has been changed. Open the link from "
+            "your email again, making sure it is copied in full."
+        ) from exc
+    try:
+        kind, game_id, seat, player_id, nonce = payload
+        claims = LinkClaims(str(kind), str(game_id), int(seat), int(player_id), str(nonce))
+    except (TypeError, ValueError) as exc:
+        raise ForgedLink("This link is not valid: it does not name a game and seat.") from exc
+    if claims.purpose != purpose:
+        what = {INVITE: "an invitation", SEAT: "a game page"}.get(claims.purpose, "another page")
+        raise WrongLink(
+            f"This link is for {what}, not this page. Open the link exactly as it is in your email."
+        )
+    return claims
+
+
+def token_for(seat: Seat, purpose: str) -> str:
+    """A token for one seat of a game, signed with the app's secret."""
+    claims = LinkClaims(purpose, seat.game_id, seat.seat, seat.player_id, seat.nonce)
+    return make_token(current_app.config["SECRET_KEY"], claims)
+
+
+def seat_url(seat: Seat) -> str:
+    """The absolute URL of a seat's game page, as emails carry it."""
+    return f"{settings().base_url}/play/{token_for(seat, SEAT)}"
+
+
+def invite_url(seat: Seat) -> str:
+    return f"{settings().base_url}/invite/{token_for(seat, INVITE)}"

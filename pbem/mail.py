@@ -1,0 +1,144 @@
+"""Email: compose from Jinja2 templates, deliver over SMTP or into the local outbox folder.
+
+Rows of the `outbox` table are written by the service in the same transaction as the change they
+report; `deliver` only transmits one. The message is rebuilt from the row byte for byte on every
+attempt (same Message-ID, same Date), so a retried message is the same message.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import os
+import re
+import secrets
+import smtplib
+from dataclasses import dataclass
+from datetime import UTC
+from email.message import EmailMessage
+from email.utils import format_datetime, parseaddr
+from pathlib import Path
+from typing import Any
+
+from flask import render_template
+
+from pbem.config import Settings, SmtpSettings
+from pbem.models import OutboxMessage
+
+LINK_RE = re.compile(r"https?://[^\s<>\"')]+")
+
+
+def render(kind: str, **context: Any) -> tuple[str, str]:
+    """The plain text and HTML bodies of a `templates/mail/<kind>` message."""
+    return (
+        render_template(f"mail/{kind}.txt", **context),
+        render_template(f"mail/{kind}.html", **context),
+    )
+
+
+def mail_domain(mail_from: str) -> str:
+    _, at, domain = parseaddr(mail_from)[1].rpartition("@")
+    return domain if at and domain else "pbem.localhost"
+
+
+def new_message_id(game_id: str, mail_from: str) -> str:
+    return f"<{game_id}.{secrets.token_hex(6)}@{mail_domain(mail_from)}>"
+
+
+def build_message(row: OutboxMessage, mail_from: str) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = mail_from
+    message["To"] = row.to
+    message["Subject"] = row.subject
+    message["Date"] = format_datetime(row.created_at.replace(tzinfo=UTC))
+    message["Message-ID"] = row.message_id
+    if row.in_reply_to:
+        message["In-Reply-To"] = row.in_reply_to
+    if row.references:
+        message["References"] = row.references
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content(row.text)
+    message.add_alternative(row.html, subtype="html")
+    # A fixed boundary keeps a resent message identical to the first attempt.
+    digest = hashlib.sha256(row.message_id.encode()).hexdigest()[:24]
+    message.set_boundary(f"==pbem-{digest}==")
+    return message
+
+
+def deliver(row: OutboxMessage, settings: Settings) -> None:
+    """Transmit one message; raises OSError or smtplib.SMTPException when it could not."""
+    message = build_message(row, settings.mail_from)
+    if settings.smtp is None:
+        save_to_folder(message, settings.outbox_dir, _file_name(row))
+    else:
+        send_smtp(message, settings.smtp)
+
+
+def send_smtp(message: EmailMessage, smtp: SmtpSettings) -> None:
+    client_class = smtplib.SMTP_SSL if smtp.ssl else smtplib.SMTP
+    with client_class(smtp.host, smtp.port, timeout=30) as client:
+        if smtp.starttls:
+            client.starttls()
+        if smtp.username:
+            client.login(smtp.username, smtp.password or "")
+        client.send_message(message)
+
+
+def save_to_folder(message: EmailMessage, folder: Path, name: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    # Write then rename, so the /outbox page never reads half a message.
+    partial = folder / f".{name}.{os.getpid()}.tmp"
+    partial.write_bytes(message.as_bytes(policy=email.policy.SMTP))
+    os.replace(partial, path)
+    return path
+
+
+def _file_name(row: OutboxMessage) -> str:
+    # Named by row id: a second attempt overwrites the first instead of adding a copy.
+    return f"{row.created_at:%Y%m%d-%H%M%S}-{row.id:07d}-{row.kind}.eml"
+
+
+@dataclass(frozen=True)
+class SavedMail:
+    """A message from the outbox folder, as the /outbox page shows it."""
+
+    name: str
+    to: str
+    subject: str
+    date: str
+    text: str
+
+    def text_with_links(self) -> list[tuple[str, bool]]:
+        """The text split into (piece, is_link) so a template can make the links clickable."""
+        pieces: list[tuple[str, bool]] = []
+        at = 0
+        for match in LINK_RE.finditer(self.text):
+            pieces.append((self.text[at : match.start()], False))
+            pieces.append((match.group(0), True))
+            at = match.end()
+        pieces.append((self.text[at:], False))
+        return pieces
+
+
+def saved_mails(folder: Path, limit: int = 200) -> list[SavedMail]:
+    """The newest messages of the outbox folder first."""
+    if not folder.is_dir():
+        return []
+    paths = sorted(folder.glob("*.eml"), reverse=True)[:limit]
+    return [read_saved(path) for path in paths]
+
+
+def read_saved(path: Path) -> SavedMail:
+    message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    body = message.get_body(preferencelist=("plain",))
+    text = body.get_content() if body is not None else ""
+    return SavedMail(
+        name=path.name,
+        to=str(message["To"]),
+        subject=str(message["Subject"]),
+        date=str(message["Date"]),
+        text=text,
+    )

@@ -1,0 +1,83 @@
+"""Composing and delivering email: multipart, threading headers, the outbox folder, SMTP."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from pathlib import Path
+
+from flask import Flask
+
+from pbem import mail, service
+from pbem.app import settings
+from pbem.config import SmtpSettings
+from pbem.extensions import db
+from pbem.models import OutboxMessage
+
+
+def _first_invite() -> OutboxMessage:
+    created = service.create_game("countdown", {}, ["alice@example.org", "bob@example.org"])
+    row = db.session.get(OutboxMessage, created.outbox_ids[0])
+    assert row is not None
+    return row
+
+
+def test_a_message_is_plain_text_with_an_html_alternative(app: Flask) -> None:
+    row = _first_invite()
+    message = mail.build_message(row, "pbem <pbem@pbem.test>")
+    assert message.get_content_type() == "multipart/alternative"
+    assert [p.get_content_type() for p in message.iter_parts()] == ["text/plain", "text/html"]
+    assert message["Message-ID"] == row.message_id and row.message_id.endswith("@pbem.test>")
+    assert message["References"] == row.references
+    assert message["To"] == row.to and "[pbem] Countdown" in message["Subject"]
+    # Rebuilding gives the same bytes: a retried message is the same message.
+    again = mail.build_message(row, "pbem <pbem@pbem.test>")
+    assert message.as_bytes() == again.as_bytes()
+
+
+def test_without_smtp_mail_is_saved_once_per_row(app: Flask, tmp_path: Path) -> None:
+    row = _first_invite()
+    mail.deliver(row, settings())
+    mail.deliver(row, settings())
+    saved = list((tmp_path / "outbox").glob("*.eml"))
+    assert len(saved) == 1
+    parsed = email.message_from_bytes(saved[0].read_bytes(), policy=email.policy.default)
+    assert parsed["Message-ID"] == row.message_id
+    listed = mail.saved_mails(tmp_path / "outbox")
+    assert [m.to for m in listed] == [row.to]
+    pieces = listed[0].text_with_links()
+    assert any(
+        is_link and piece.startswith("http://pbem.test/invite/") for piece, is_link in pieces
+    )
+    assert "".join(piece for piece, _ in pieces) == listed[0].text
+
+
+def test_smtp_delivery(app: Flask, monkeypatch) -> None:
+    sent: list[tuple[str, int, str]] = []
+
+    class FakeSMTP:
+        def __init__(self, host: str, port: int, timeout: float) -> None:
+            self.host, self.port = host, port
+
+        def __enter__(self) -> FakeSMTP:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def login(self, user: str, password: str) -> None:
+            sent.append(("login", 0, user))
+
+        def send_message(self, message: email.message.EmailMessage) -> None:
+            sent.append((self.host, self.port, str(message["To"])))
+
+    monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
+    row = _first_invite()
+    smtp = SmtpSettings("mail.example.org", 2525, "u", "p", ssl=False, starttls=False)
+    mail.send_smtp(mail.build_message(row, "pbem@pbem.test"), smtp)
+    assert sent == [("login", 0, "u"), ("mail.example.org", 2525, row.to)]
+
+
+def test_mail_domain() -> None:
+    assert mail.mail_domain("pbem <games@example.org>") == "example.org"
+    assert mail.mail_domain("nobody") == "pbem.localhost"

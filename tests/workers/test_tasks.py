@@ -1,0 +1,55 @@
+"""The Celery side: the binding, the reliability settings, and the tasks' retry behaviour."""
+
+from __future__ import annotations
+
+import pytest
+from celery import Celery
+from celery.exceptions import Retry
+from flask import Flask
+
+from pbem import service
+from workers import tasks
+
+
+def test_celery_is_bound_to_the_app_and_knows_the_tasks(app: Flask) -> None:
+    celery: Celery = app.extensions["celery"]
+    assert {"workers.tasks.apply_move", "workers.tasks.send_email", "workers.tasks.sweep"} <= set(
+        celery.tasks
+    )
+    conf = celery.conf
+    assert conf.task_acks_late and conf.task_reject_on_worker_lost
+    assert conf.worker_prefetch_multiplier == 1
+    assert conf.task_always_eager  # no REDIS_URL: in-process
+    assert conf.beat_schedule["sweep"]["task"] == "workers.tasks.sweep"
+
+
+def test_with_redis_tasks_go_to_the_broker(tmp_path) -> None:
+    from tests.conftest import make_app
+
+    app = make_app(tmp_path, REDIS_URL="redis://127.0.0.1:1/0")
+    conf = app.extensions["celery"].conf
+    assert not conf.task_always_eager
+    assert conf.broker_url == "redis://127.0.0.1:1/0"
+
+
+def test_a_task_runs_inside_the_app_context(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    monkeypatch.setattr(service, "apply_move", lambda i: seen.append(i) or [])
+    app.extensions["celery"].tasks["workers.tasks.apply_move"].delay(5)
+    assert seen == [5]
+
+
+def test_send_email_retries_with_the_services_backoff(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service, "send_outbox", lambda i: service.Delivery("retry", 40))
+    calls = []
+
+    def fake_retry(countdown: int) -> Retry:
+        calls.append(countdown)
+        return Retry()
+
+    monkeypatch.setattr(tasks.send_email, "retry", fake_retry)
+    with pytest.raises(Retry):
+        tasks.send_email.run(3)
+    assert calls == [40]
