@@ -757,6 +757,8 @@ def render_svg(view: Mapping[str, Any]) -> str:
     def origin(x: int, y: int) -> tuple[float, float]:
         return board_x0 + (x - min_x) * T, board_y0 + (max_y - y) * T
 
+    zoom = min(2.0, max(1.0, (board_h + 2 * MARGIN) / 900.0))
+    label = _f(11 * zoom)
     out: list[str] = []
     body: list[str] = []
     # Board backdrop and axis labels (the same coordinates moves are typed in).
@@ -767,14 +769,14 @@ def render_svg(view: Mapping[str, Any]) -> str:
     for x in range(min_x, max_x + 1):
         cx = board_x0 + (x - min_x + 0.5) * T
         body.append(
-            f'<text x="{_f(cx)}" y="{_f(board_y0 - 10)}" font-size="11" fill="#868e96" '
+            f'<text x="{_f(cx)}" y="{_f(board_y0 - 5)}" font-size="{label}" fill="#868e96" '
             f'text-anchor="middle">x={x}</text>'
         )
     for y in range(min_y, max_y + 1):
         cy = board_y0 + (max_y - y + 0.5) * T
         body.append(
-            f'<text x="{_f(board_x0 - 10)}" y="{_f(cy)}" font-size="11" fill="#868e96" '
-            f'text-anchor="middle" transform="rotate(-90 {_f(board_x0 - 10)} {_f(cy)})">'
+            f'<text x="{_f(board_x0 - 5)}" y="{_f(cy)}" font-size="{label}" fill="#868e96" '
+            f'text-anchor="middle" transform="rotate(-90 {_f(board_x0 - 5)} {_f(cy)})">'
             f"y={y}</text>"
         )
     for x, y in sorted(frontier):
@@ -819,8 +821,11 @@ def render_svg(view: Mapping[str, Any]) -> str:
         )
 
     # The side panel.
-    px = board_x0 + board_w + 6 + MARGIN
-    py = MARGIN
+    # The panel is drawn at the origin and then placed right of the board, scaled up with a big
+    # board so its text stays legible when the whole picture is shrunk to fit a page.
+    panel_x = board_x0 + board_w + 6 + MARGIN
+    px = 0.0
+    py = MARGIN / zoom
     panel: list[str] = []
     title = f"Marram · {VARIANT_TITLE.get(variant, variant.title())}"
     length = view.get("length")
@@ -955,12 +960,14 @@ def render_svg(view: Mapping[str, Any]) -> str:
     panel.append(_legend(px, py, variant))
     py += _LEGEND_H
 
-    width = px + PANEL_W + MARGIN
-    height = max(board_y0 + board_h + 6 + MARGIN, py + MARGIN)
+    width = panel_x + PANEL_W * zoom + MARGIN
+    height = max(board_y0 + board_h + 6 + MARGIN, py * zoom + MARGIN)
     out.append(_svg_open(width, height, ' class="marram-board"'))
     out.append(f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf7"/>')
     out.extend(body)
+    out.append(f'<g class="panel" transform="translate({_f(panel_x)} 0) scale({_f(zoom)})">')
     out.extend(panel)
+    out.append("</g>")
     out.append("</svg>")
     return "".join(out)
 
