@@ -11,8 +11,8 @@ from pbem.games.gorami_board import Board, Cell
 EDGE = 96.0  # triangle side, px
 HEIGHT = EDGE * math.sqrt(3) / 2
 MARGIN_X = 84.0
-MARGIN_TOP = 104.0
-PANEL = 150.0  # hands and scores under the board
+MARGIN_TOP = 114.0
+PANEL = 166.0  # hands and scores under the board
 
 DISC_FILL = ("#f5c518", "#2d6cdf")
 DISC_STROKE = ("#9a7400", "#163d85")
@@ -67,25 +67,32 @@ def _fish(x: float, y: float, winner: int | None) -> str:
     return body + tail
 
 
-def _stripe_anchor(geo: Board, frame: _Frame, index: int) -> tuple[float, float]:
-    """Where a stripe's result is drawn: rows on the left, rising stripes beyond their upper end,
-    falling stripes beyond their lower end (so the three families never meet)."""
+Point = tuple[float, float]
+
+# Unit vectors along each stripe family, pointing to the end where its result is drawn.
+_STRIPE_DIRECTION = {
+    "horizontal": (-1.0, 0.0),
+    "rising": (0.5, -math.sqrt(3) / 2),
+    "falling": (0.5, math.sqrt(3) / 2),
+}
+# From a cell's centre along any of those directions the cell's edge is 2/sqrt(3) inradii away.
+_EXIT = HEIGHT / 3 * 2 / math.sqrt(3)
+
+
+def _stripe_marks(geo: Board, frame: _Frame, index: int) -> tuple[Point, Point, Point]:
+    """Where a stripe's result is drawn, with a short guide from the stripe's end cell to it:
+    rows on the left, rising stripes past their upper end, falling stripes past their lower end,
+    so the three families never collide."""
     stripe = geo.stripes[index]
-    cells = [geo.cells[i] for i in stripe.cells]
-    if stripe.direction == "horizontal":
-        first = cells[0]
-        x, y = frame.at(first.half_col - 1, first.row + 0.5)
-        return x - 34, y
-    if stripe.direction == "rising":
-        top = min(c.row for c in cells)
-        # The stripe's centre line is X + Y = const; read the constant off any member.
-        key = min(vx + vy for c in cells for vx, vy in c.vertices) + 1
-        y = top - 0.42
-        return frame.at(key - y, y)
-    bottom = max(c.row for c in cells) + 1
-    key = min(vx - vy for c in cells for vx, vy in c.vertices) + 1
-    y = bottom + 0.42
-    return frame.at(key + y, y)
+    dx, dy = _STRIPE_DIRECTION[stripe.direction]
+    # The end cell is the one furthest along the direction.
+    end = max((geo.cells[i] for i in stripe.cells), key=lambda c: (c.row * dy, c.half_col * dx))
+    cx, cy = frame.centroid(end)
+
+    def along(distance: float) -> Point:
+        return cx + dx * distance, cy + dy * distance
+
+    return along(_EXIT + 40), along(_EXIT + 3), along(_EXIT + 20)
 
 
 def render_svg(state: GoramiState, seat: int | None = None) -> str:
@@ -161,15 +168,17 @@ def render_svg(state: GoramiState, seat: int | None = None) -> str:
         )
 
     for index, stripe in enumerate(view["stripes"]):
-        x, y = _stripe_anchor(geo, frame, index)
+        (x, y), (gx0, gy0), (gx1, gy1) = _stripe_marks(geo, frame, index)
         ys, bs = stripe["sums"]
         out.append(
             f'<g class="stripe" data-stripe="{index}" data-direction="{stripe["direction"]}" '
             f'data-cells="{" ".join(stripe["cells"])}">'
             f"<title>{stripe['direction']} stripe {' '.join(stripe['cells'])}: "
             f"yellow {ys}, blue {bs}</title>"
-            + _fish(x, y - 8, stripe["fish"])
-            + f'<text x="{_fmt(x)}" y="{_fmt(y + 13)}" text-anchor="middle" font-size="12" '
+            f'<line x1="{_fmt(gx0)}" y1="{_fmt(gy0)}" x2="{_fmt(gx1)}" y2="{_fmt(gy1)}" '
+            f'stroke="#a8997c" stroke-width="1.5" stroke-dasharray="3 2"/>'
+            + _fish(x, y - 7, stripe["fish"])
+            + f'<text x="{_fmt(x)}" y="{_fmt(y + 14)}" text-anchor="middle" font-size="12" '
             f'font-weight="bold"><tspan fill="{INK[0]}">{ys}</tspan>'
             f'<tspan fill="#777">:</tspan><tspan fill="{INK[1]}">{bs}</tspan></text></g>'
         )
@@ -183,11 +192,16 @@ def _panel(state: GoramiState, view: dict[str, object], frame: _Frame) -> list[s
     out: list[str] = []
     top = frame.board_bottom + 70
     column = frame.width / 2
-    out.append(
-        f'<text x="{_fmt(frame.width / 2)}" y="{_fmt(top + 112)}" text-anchor="middle" '
-        f'font-size="11" fill="#777">shaded: interior cells (tie-break) · '
-        f"fish: who wins each stripe (yellow:blue sums)</text>"
-    )
+    for k, words in enumerate(
+        (
+            "shaded cells are interior (the tie-break)",
+            "fish: who wins each stripe, yellow:blue sums",
+        )
+    ):
+        out.append(
+            f'<text x="{_fmt(frame.width / 2)}" y="{_fmt(top + 110 + 15 * k)}" '
+            f'text-anchor="middle" font-size="11" fill="#777">{words}</text>'
+        )
     fish = state.fish()
     interior = state.interior()
     for s in range(2):
