@@ -22,7 +22,8 @@ Usage:
     .venv/bin/python bench/marram_balance.py --games 50 --variants classic
     .venv/bin/python bench/marram_balance.py --short         # how often short games reach the
                                                              # threshold before the tiles run out
-    --seed S (first game seed), --workers W (default 2), --json out.json, --md out.md
+    --seed S (first game seed), --workers W (default 2), --json out.json, --md out.md,
+    --set candidate.json (try a tile set laid out like data/standard.json without installing it)
 """
 
 from __future__ import annotations
@@ -126,10 +127,21 @@ def greedy_move(state: Any, rng: random.Random, claim_rate: float = 0.5) -> str:
 # One game
 
 
+# A candidate tile set ({"start": ..., "tiles": [...]}, the layout of standard.json) given with
+# --set; None plays the engine's standard set. Set before the pool forks, so workers inherit it.
+CANDIDATE: dict[str, Any] | None = None
+
+
 def play_game(task: tuple[str, str, int, float]) -> dict[str, Any]:
     variant, length, seed, claim_rate = task
     game = games.get("marram")
-    state = game.new(2, {"variant": variant, "length": length}, seed=seed)
+    options: dict[str, Any] = {"variant": variant, "length": length}
+    if CANDIDATE is not None:
+        # The deck option is drawn in order, so shuffle it here from the game's seed.
+        deck = list(CANDIDATE["tiles"])
+        random.Random(seed).shuffle(deck)
+        options.update(start=CANDIDATE["start"], deck=deck)
+    state = game.new(2, options, seed=seed)
     rng = random.Random(seed * 7919 + 17)
     started = time.perf_counter()
     while state.outcome is None and len(state.history) < MAX_PLIES:
@@ -325,6 +337,7 @@ def markdown(
         f"`.venv/bin/python bench/marram_balance.py --games {args.games} --seed {args.seed}"
         + (" --short" if args.short else "")
         + (f" --claim-rate {args.claim_rate}" if args.claim_rate != 0.5 else "")
+        + (f" --set {args.set}" if args.set else "")
         + f"` — games per variant: {', '.join(f'{v} {n[v]}' for v in variants)}; "
         f"{wall:.0f} s wall on {args.workers} worker(s).",
         "",
@@ -368,10 +381,23 @@ def markdown(
 
 def run(tasks: Iterable[tuple[str, str, int, float]], workers: int) -> list[dict[str, Any]]:
     tasks = list(tasks)
+    out: list[dict[str, Any]] = []
+    started = time.perf_counter()
+
+    def progress(record: dict[str, Any]) -> None:
+        out.append(record)
+        if len(out) % 100 == 0 or len(out) == len(tasks):
+            elapsed = time.perf_counter() - started
+            print(f"  {len(out)}/{len(tasks)} games, {elapsed:.0f} s", file=sys.stderr, flush=True)
+
     if workers <= 1:
-        return [play_game(t) for t in tasks]
+        for task in tasks:
+            progress(play_game(task))
+        return out
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return list(pool.imap_unordered(play_game, tasks, chunksize=4))
+        for record in pool.imap_unordered(play_game, tasks, chunksize=4):
+            progress(record)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -382,10 +408,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--short", action="store_true", help="play short games instead of long")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--claim-rate", type=float, default=0.5)
+    parser.add_argument(
+        "--set", help="play a candidate tile set (JSON laid out like data/standard.json)"
+    )
     parser.add_argument("--json", help="write every game's record and the summary here")
     parser.add_argument("--md", help="also write the Markdown block here")
     args = parser.parse_args(argv)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    if args.set:
+        global CANDIDATE
+        with open(args.set, encoding="utf-8") as fh:
+            CANDIDATE = json.load(fh)
     length = "short" if args.short else "long"
     tasks = [
         (v, length, args.seed + i, args.claim_rate) for v in variants for i in range(args.games)
