@@ -14,12 +14,24 @@ from typing import NamedTuple
 from pbem.games.marram.tiles import SPOKES, Face, describe_code, reverse_code
 
 Pos = tuple[int, int]
-Req = tuple[int, int, int, int]
+# A requirement packs, for sides N, E, S, W, (side code + 1) in 5 bits each; 0 means "no
+# neighbour". An int hashes and compares faster than a tuple on the hot path.
+Req = int
 # Neighbour offsets for sides N, E, S, W.
 DELTAS: tuple[Pos, Pos, Pos, Pos] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 SIDE_NAMES = ("north", "east", "south", "west")
 ROTATIONS = (0, 90, 180, 270)
-NO_REQ: Req = (-1, -1, -1, -1)
+NO_REQ: Req = 0
+
+
+def unpack(req: Req) -> tuple[int, int, int, int]:
+    """Side codes required on N, E, S, W (-1 where nothing is laid)."""
+    return (
+        (req & 31) - 1,
+        (req >> 5 & 31) - 1,
+        (req >> 10 & 31) - 1,
+        (req >> 15 & 31) - 1,
+    )
 
 
 class Laid(NamedTuple):
@@ -57,33 +69,31 @@ def requirement(board: dict[Pos, Laid], pos: Pos) -> Req:
     s = board.get((x, y - 1))
     w = board.get((x - 1, y))
     return (
-        reverse_code(n.side(2)) if n is not None else -1,
-        reverse_code(e.side(3)) if e is not None else -1,
-        reverse_code(s.side(0)) if s is not None else -1,
-        reverse_code(w.side(1)) if w is not None else -1,
+        (reverse_code(n.side(2)) + 1 if n is not None else 0)
+        | (reverse_code(e.side(3)) + 1 if e is not None else 0) << 5
+        | (reverse_code(s.side(0)) + 1 if s is not None else 0) << 10
+        | (reverse_code(w.side(1)) + 1 if w is not None else 0) << 15
     )
 
 
-_FIT_CACHE: dict[tuple[tuple[int, ...], Req], tuple[int, ...]] = {}
-
-
 def fits(face: Face, req: Req) -> tuple[int, ...]:
-    """Rotation indices (0-3) in which `face` meets the requirement, memoised by profile."""
-    key = (face.sig, req)
-    found = _FIT_CACHE.get(key)
+    """Rotation indices (0-3) in which `face` meets the requirement, memoised per profile."""
+    found = face.fit_cache.get(req)
     if found is None:
+        want = unpack(req)
         found = tuple(
             k
             for k in range(4)
-            if all(r < 0 or r == c for r, c in zip(req, face.sides[k], strict=True))
+            if all(r < 0 or r == c for r, c in zip(want, face.sides[k], strict=True))
         )
-        _FIT_CACHE[key] = found
+        face.fit_cache[req] = found
     return found
 
 
-def mismatches(face: Face, k: int, req: Req) -> list[str]:
+def mismatches(face: Face, k: int, packed: Req) -> list[str]:
     """Plain words for every side where `face` in rotation k fails the requirement."""
     out = []
+    req = unpack(packed)
     for d in range(4):
         if req[d] >= 0 and face.sides[k][d] != req[d]:
             out.append(

@@ -36,6 +36,9 @@ ANIMALS = ("fly", "frog")
 DESCRIPTION_KEYS = frozenset({"q", "pieces", "coins", "flowers", "prey", "back"})
 
 
+_FIT_CACHES: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+
+
 def side_code(t1: int, species: int, t2: int) -> int:
     """A side read clockwise: first quadrant's terrain, spoke species, second terrain."""
     return t1 | (species << 1) | (t2 << 3)
@@ -90,6 +93,8 @@ class Face:
     _suffixes: dict[tuple[int, str, bool, bool, bool], tuple[str, ...]] = field(
         init=False, repr=False
     )
+    # Packed requirement -> fitting rotations; shared by every face with the same side profile.
+    fit_cache: dict[int, tuple[int, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         terr0 = tuple(TERRAINS.index(t) for t in self.q)
@@ -132,6 +137,7 @@ class Face:
         object.__setattr__(self, "piece_mask", tuple(masks))
         object.__setattr__(self, "sig", sides[0])
         object.__setattr__(self, "_suffixes", {})
+        object.__setattr__(self, "fit_cache", _FIT_CACHES.setdefault(self.sig, {}))
 
     def species_at(self, k: int, spoke: int) -> str:
         """Species carried by a board spoke in rotation k ("" when none)."""
