@@ -121,7 +121,10 @@ def seat_for_token(token: str, purpose: str) -> Seat:
         _secret(), token, purpose, max_age_seconds=config.link_max_age_days * 86400
     )
     seat = db.session.execute(
-        select(Seat).where(Seat.game_id == claims.game_id, Seat.seat == claims.seat)
+        select(Seat)
+        .where(Seat.game_id == claims.game_id, Seat.seat == claims.seat)
+        # The nonce must be read fresh: a seat cached in this session may predate a rotation.
+        .execution_options(populate_existing=True)
     ).scalar_one_or_none()
     if seat is None or seat.player_id != claims.player_id:
         raise links.ForgedLink("This link names a game or seat that does not exist.")

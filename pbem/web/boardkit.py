@@ -1,0 +1,288 @@
+"""The interactive board: static assets, the data click-to-move reads, the board and replay API.
+
+The game page embeds the seat's SVG, its legal moves and (for Marram) pre-drawn tiles as JSON;
+`pbem/static/play.js` builds moves from them by clicking and posts them to the move API. Every
+endpoint here is read-only and speaks for one seat, authenticated by that seat's token exactly as
+the move API is, so it never shows what the seat may not see: past positions are replayed from the
+seed and drawn from the seat's own view at that ply.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, url_for
+from markupsafe import Markup
+
+from pbem import games, links, service
+from pbem.models import INVITING, Game, Seat
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+bp = Blueprint("boardkit", __name__, static_folder=str(STATIC), static_url_path="/static")
+
+
+# --- authentication ------------------------------------------------------------------------------
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str, status: int) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+
+@bp.errorhandler(ApiError)
+def _api_error(exc: ApiError) -> tuple[Response, int]:
+    return jsonify(error=exc.code, message=exc.message), exc.status
+
+
+def request_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    return request.args.get("token") or None
+
+
+def api_seat(game_id: str) -> Seat:
+    """The seat the request's token speaks for, which must belong to `game_id`."""
+    token = request_token()
+    if token is None:
+        raise ApiError("no_token", "Send the seat's token as a Bearer token or ?token=.", 401)
+    try:
+        seat = service.seat_for_token(token, links.SEAT)
+    except links.LinkError as exc:
+        raise ApiError(exc.code, exc.message, exc.status) from exc
+    if seat.game_id != game_id:
+        raise ApiError("wrong_token", "This token is for another game.", 403)
+    return seat
+
+
+def _running_state(game: Game) -> games.State:
+    state = service.load_state(game)
+    if state is None or game.status == INVITING:
+        raise ApiError(
+            "game_not_started",
+            "The game has not started yet: it starts when every invited player has accepted.",
+            409,
+        )
+    return state
+
+
+# --- positions -----------------------------------------------------------------------------------
+
+
+def replay(game: Game) -> Iterator[games.State]:
+    """Every position of the game from the start, replayed from its seed and recorded moves."""
+    rules = service.engine(game)
+    state = rules.new(len(game.seats), game.options, game.seed)
+    yield state
+    for move in service.history(game):
+        state = state.play(move.move)
+        yield state
+
+
+def position_after(game: Game, ply: int) -> games.State:
+    """The state after `ply` moves (0 = the start)."""
+    for index, state in enumerate(replay(game)):
+        if index == ply:
+            return state
+    raise ApiError("no_such_ply", f"The game has no position after move {ply}.", 404)
+
+
+# --- the page's data -----------------------------------------------------------------------------
+
+
+def marram_previews(state: games.State, seat: int, legal: list[str]) -> dict[str, str]:
+    """Each tile the seat may lay or flip, drawn in every legal rotation (key face:tile:rotation).
+
+    The page shows the chosen one in place; quadrant and spoke hit areas are drawn in board
+    orientation, so the same drawing offers the boot, fork and bet locations.
+    """
+    from pbem.games.marram import render
+
+    view = state.view(seat)
+    show_prey = view.get("variant") == "animals"
+    tiles = view.get("tiles") or {}
+    at = {(int(t["x"]), int(t["y"])): t for t in view.get("board") or []}
+    wanted: set[tuple[str, int, int]] = set()
+    for move in legal:
+        words = move.split()
+        if words[0] == "place":
+            wanted.add(("front", int(words[1]), int(words[3])))
+        elif words[0] == "flip":
+            x, y = (int(v) for v in words[1].split(","))
+            laid = at.get((x, y))
+            if laid is not None:
+                wanted.add(("back", int(laid["tile"]), int(words[2])))
+    previews = {}
+    for face, tile, rotation in sorted(wanted):
+        desc = tiles.get(str(tile))
+        if desc is None:
+            continue
+        previews[f"{face}:{tile}:{rotation}"] = render.tile_group(
+            desc,
+            rotation=rotation,
+            face=face,
+            tile_id=tile,
+            show_prey=show_prey,
+            attrs=' data-preview="1"',
+        )
+    return previews
+
+
+def page_data(seat: Seat, token: str) -> dict[str, Any]:
+    """Everything play.js needs, for the `game-data` JSON island of the game page."""
+    game = seat.game
+    state = service.load_state(game)
+    your_turn = game.status == "running" and game.to_move == seat.seat and state is not None
+    legal = state.legal_moves() if your_turn and state is not None else []
+    data: dict[str, Any] = {
+        "game_id": game.id,
+        "engine": game.engine,
+        "seat": seat.seat,
+        "ply": game.ply,
+        "status": game.status,
+        "to_move": game.to_move,
+        "your_turn": your_turn,
+        "token": token,
+        "view": state.view(seat.seat) if state is not None else None,
+        "previews": {},
+        "urls": {
+            # The move API's paths are fixed by the service contract.
+            "game": f"/api/games/{game.id}",
+            "moves": f"/api/games/{game.id}/moves",
+            "submission": "/api/submissions/",
+            "board": url_for("boardkit.board_svg", game_id=game.id),
+            "position": url_for("boardkit.position", game_id=game.id, ply=0)[:-1],
+            "record": url_for("boardkit.record", game_id=game.id),
+            "page": request.path,
+        },
+    }
+    if your_turn and state is not None and game.engine == "marram":
+        data["previews"] = marram_previews(state, seat.seat, legal)
+    return data
+
+
+def board_svg_markup(seat: Seat) -> Markup:
+    """The seat's board as inline SVG (trusted: drawn by our own renderers, which escape text)."""
+    game = seat.game
+    state = service.load_state(game)
+    if state is None:
+        return Markup("")
+    return Markup(service.engine(game).render_svg(state, seat.seat))
+
+
+def json_island(value: object) -> Markup:
+    """JSON safe inside a <script> element: no '<', '>' or '&' survive unescaped."""
+    text = json.dumps(value, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)
+
+
+@bp.app_template_global("pbem_board")
+def pbem_board(seat: Seat, token: str) -> dict[str, Any]:
+    """Context for `pages/_board.html`: `{% set board = pbem_board(seat, token) %}`."""
+    data = page_data(seat, token)
+    legal: list[str] = []
+    if data["your_turn"]:
+        state = service.load_state(seat.game)
+        assert state is not None
+        legal = state.legal_moves()
+    return {
+        "svg": board_svg_markup(seat),
+        "legal": legal,
+        "legal_json": json_island(legal),
+        "data_json": json_island(data),
+        "engine": seat.game.engine,
+        "your_turn": data["your_turn"],
+        "script": url_for("boardkit.static", filename="play.js"),
+        "css": url_for("boardkit.static", filename="pbem.css"),
+    }
+
+
+# --- the API -------------------------------------------------------------------------------------
+
+
+@bp.route("/api/games/<game_id>/board.svg")
+def board_svg(game_id: str) -> Response:
+    """The seat's current board as an SVG document."""
+    seat = api_seat(game_id)
+    state = _running_state(seat.game)
+    svg = service.engine(seat.game).render_svg(state, seat.seat)
+    return _svg_response(svg)
+
+
+@bp.route("/api/games/<game_id>/positions/<int:ply>")
+def position(game_id: str, ply: int) -> Response:
+    """The position after `ply` moves as this seat saw it then: SVG, move, who moved, scores."""
+    seat = api_seat(game_id)
+    game = seat.game
+    _running_state(game)
+    if not 0 <= ply <= game.ply:
+        raise ApiError("no_such_ply", f"The game has no position after move {ply}.", 404)
+    state = position_after(game, ply)
+    moves = service.history(game)
+    who = service.names(game)
+    last = moves[ply - 1] if ply > 0 else None
+    body = {
+        "ply": ply,
+        "plies": game.ply,
+        "move": last.move if last else None,
+        "by": who[last.seat] if last else None,
+        "to_move": state.to_move,
+        "scores": state.scores(),
+        "svg": service.engine(game).render_svg(state, seat.seat),
+    }
+    response = jsonify(body)
+    # A past position never changes: let the browser keep it.
+    if ply < game.ply:
+        response.headers["Cache-Control"] = "private, max-age=86400"
+    return response
+
+
+@bp.route("/api/games/<game_id>/record")
+def record(game_id: str) -> Response:
+    """The game record: everything needed to replay it elsewhere (options, seed, players, moves)."""
+    seat = api_seat(game_id)
+    body = game_record(seat.game)
+    response = jsonify(body)
+    response.headers["Content-Disposition"] = f'attachment; filename="pbem-{game_id}.json"'
+    return response
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    rules = service.engine(game)
+    return {
+        "game": game.id,
+        "engine": game.engine,
+        "title": rules.title,
+        "options": game.options,
+        "seed": game.seed,
+        "players": [
+            {"seat": s.seat, "email": s.player.email, "accepted": s.accepted_at is not None}
+            for s in game.seats
+        ],
+        "status": game.status,
+        "outcome": game.outcome,
+        "moves": [
+            {
+                "ply": m.ply,
+                "seat": m.seat,
+                "move": m.move,
+                "at": m.created_at.isoformat() + "Z",
+            }
+            for m in service.history(game)
+        ],
+        "created_at": game.created_at.isoformat() + "Z",
+        "started_at": game.started_at.isoformat() + "Z" if game.started_at else None,
+        "finished_at": game.finished_at.isoformat() + "Z" if game.finished_at else None,
+    }
+
+
+def _svg_response(svg: str) -> Response:
+    response = Response(svg, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-store"
+    return response

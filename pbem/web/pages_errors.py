@@ -1,0 +1,50 @@
+"""Error pages: every refusal says what happened and what to do, with a fitting HTTP status."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from pbem.links import LinkError
+from pbem.service import ServiceError
+
+TITLES = {
+    "bad_token": "This link is not valid",
+    "expired_token": "This link has expired",
+    "revoked_token": "This link was withdrawn",
+    "wrong_token": "This link belongs elsewhere",
+    "stale_ply": "The game has moved on",
+    "not_your_turn": "It is not your turn",
+    "game_over": "The game is over",
+    "game_not_started": "The game has not started",
+    "not_found": "Not found",
+    "bad_request": "Something is missing",
+}
+
+
+def error_page(code: str, message: str, status: int, **context: object) -> tuple[str, int]:
+    title = TITLES.get(code, "This did not work")
+    html = render_template("pages/error.html", title=title, code=code, message=message, **context)
+    return html, status
+
+
+def json_error(code: str, message: str, status: int) -> tuple[Response, int]:
+    return jsonify(error=code, message=message), status
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(LinkError)
+    @app.errorhandler(ServiceError)
+    def refused(exc: LinkError | ServiceError) -> tuple[object, int]:
+        if request.path.startswith("/api/") or request.path.endswith(".json"):
+            return json_error(exc.code, exc.message, exc.status)
+        return error_page(exc.code, exc.message, exc.status)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> tuple[object, int]:
+        status = exc.code or 500
+        message = exc.description or exc.name
+        code = exc.name.lower().replace(" ", "_")
+        if request.path.startswith("/api/") or request.path.endswith(".json"):
+            return json_error(code, message, status)
+        return error_page(code, message, status)

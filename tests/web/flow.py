@@ -1,0 +1,60 @@
+"""Helpers for the page tests: start games through the web and read links from the outbox."""
+
+from __future__ import annotations
+
+import re
+
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from pbem.extensions import db
+from pbem.models import Game, OutboxMessage
+
+EMAILS = ["alice@example.org", "bob@example.org"]
+
+
+def links_in(row: OutboxMessage, kind: str) -> list[str]:
+    """Paths (without the BASE_URL) of one kind, e.g. 'play' or 'invite', in a message."""
+    return re.findall(rf"http://pbem\.test(/{kind}/[^\s\"<]+)", row.text)
+
+
+def mails(to: str | None = None, kind: str | None = None) -> list[OutboxMessage]:
+    db.session.expire_all()
+    query = select(OutboxMessage).order_by(OutboxMessage.id)
+    if to:
+        query = query.where(OutboxMessage.to == to)
+    if kind:
+        query = query.where(OutboxMessage.kind == kind)
+    return list(db.session.execute(query).scalars())
+
+
+def create(client: FlaskClient, game: str = "countdown", emails=EMAILS, **options: str) -> Game:
+    response = client.post("/", data={"game": game, "emails": "\n".join(emails), **options})
+    assert response.status_code == 303, response.text
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    found = db.session.get(Game, game_id)
+    assert found is not None
+    return found
+
+
+def start(client: FlaskClient, game: str = "countdown", emails=EMAILS, **options: str) -> Game:
+    """A running game: every invitation accepted by POST through its emailed link."""
+    created = create(client, game, emails, **options)
+    for row in mails(kind="invite"):
+        if row.game_id == created.id:
+            (path,) = links_in(row, "invite")
+            assert client.post(path).status_code == 200
+    db.session.expire_all()
+    found = db.session.get(Game, created.id)
+    assert found is not None and found.status == "running"
+    return found
+
+
+def turn_link(game: Game) -> str:
+    """The game page link from the latest email to the seat to move."""
+    db.session.expire_all()
+    fresh = db.session.get(Game, game.id)
+    assert fresh is not None and fresh.to_move is not None
+    address = fresh.seats[fresh.to_move].player.email
+    rows = [m for m in mails(to=address) if m.game_id == game.id and links_in(m, "play")]
+    return links_in(rows[-1], "play")[0]

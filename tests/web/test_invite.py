@@ -1,0 +1,42 @@
+"""Invitations: GET shows and changes nothing, POST accepts, the last acceptance starts."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+from pbem.extensions import db
+from pbem.models import Game
+from tests.web.flow import create, links_in, mails
+
+
+def test_get_shows_the_invitation_and_changes_nothing(client: FlaskClient) -> None:
+    game = create(client)
+    path = links_in(mails(kind="invite")[0], "invite")[0]
+    for _ in range(3):  # a mail scanner opening the link
+        page = client.get(path)
+        assert page.status_code == 200
+        assert 'id="accept-form"' in page.text and "(you)" in page.text
+    db.session.expire_all()
+    assert all(s.accepted_at is None for s in db.session.get(Game, game.id).seats)
+
+
+def test_post_accepts_and_the_last_acceptance_starts_the_game(client: FlaskClient) -> None:
+    game = create(client)
+    first, second = (links_in(m, "invite")[0] for m in mails(kind="invite"))
+    page = client.post(first)
+    assert "You have accepted" in page.text and "Waiting for" in page.text
+    assert 'id="seat-link"' in page.text
+    assert client.post(first).status_code == 200  # twice is harmless
+    page = client.post(second)
+    assert "The game is under way" in page.text
+    db.session.expire_all()
+    started = db.session.get(Game, game.id)
+    assert started is not None and started.status == "running"
+    assert len(mails(kind="turn")) == 1 and len(mails(kind="started")) == 1
+
+
+def test_a_forged_invitation_is_refused(client: FlaskClient) -> None:
+    create(client)
+    path = links_in(mails(kind="invite")[0], "invite")[0]
+    response = client.post(path[:-4] + "AAAA")
+    assert response.status_code == 403 and "This link is not valid" in response.text
