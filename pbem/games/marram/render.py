@@ -1219,6 +1219,9 @@ def render_text(view: Mapping[str, Any]) -> str:
     elif isinstance(to_move, int):
         status += f". {_who(names, to_move)} to move, {view.get('actions_left', 0)} action(s) left."
     lines.append(status)
+    events = [e for e in view.get("log") or [] if isinstance(e, Mapping)]
+    if events:
+        lines.append("Recent: " + "; ".join(describe_event(e, names) for e in events[-4:]))
     hand = view.get("hand")
     if isinstance(hand, Sequence) and not isinstance(hand, str):
         lines.append("Your hand:" if hand else "Your hand is empty.")
