@@ -75,7 +75,7 @@ def celery_config(settings: Settings) -> dict[str, Any]:
     return {
         # Without Redis every task runs in-process when it is enqueued, which the service does
         # only after committing the rows the task reads.
-        "broker_url": settings.redis_url or "memory://",
+        "broker_url": settings.redis_url or "memory://localhost/",
         "task_always_eager": settings.embedded_tasks,
         "task_eager_propagates": settings.env == "test",
         "task_ignore_result": True,

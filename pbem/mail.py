@@ -27,6 +27,9 @@ from pbem.config import Settings, SmtpSettings
 from pbem.models import OutboxMessage
 
 LINK_RE = re.compile(r"https?://[^\s<>\"')]+")
+# Lines up to SMTP's hard limit, so bodies go out as plain 7bit text and links stay whole for
+# anyone reading the raw message (quoted-printable would break them across lines).
+POLICY = email.policy.SMTP.clone(max_line_length=998)
 
 
 def render(kind: str, **context: Any) -> tuple[str, str]:
@@ -47,7 +50,7 @@ def new_message_id(game_id: str, mail_from: str) -> str:
 
 
 def build_message(row: OutboxMessage, mail_from: str) -> EmailMessage:
-    message = EmailMessage()
+    message = EmailMessage(policy=POLICY)
     message["From"] = mail_from
     message["To"] = row.to
     message["Subject"] = row.subject
@@ -90,7 +93,7 @@ def save_to_folder(message: EmailMessage, folder: Path, name: str) -> Path:
     path = folder / name
     # Write then rename, so the /outbox page never reads half a message.
     partial = folder / f".{name}.{os.getpid()}.tmp"
-    partial.write_bytes(message.as_bytes(policy=email.policy.SMTP))
+    partial.write_bytes(message.as_bytes())
     os.replace(partial, path)
     return path
 

@@ -1,0 +1,237 @@
+"""The `pbem` command: serve, worker, beat, new-game, rotate-links, sweep, db, play."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.config import ConfigError
+
+log = logging.getLogger("pbem")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        result: int = args.run(args)
+    except ConfigError as exc:
+        print(f"pbem: configuration error: {exc}", file=sys.stderr)
+        return 2
+    return result
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pbem", description="pbem: play-by-email board games (see docs/service.md)."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser(
+        "serve", help="run the whole service in one process (embedded default: SQLite, no Redis)"
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.set_defaults(run=_serve)
+
+    new_game = commands.add_parser(
+        "new-game",
+        help="start a game and email the invitations",
+        description="pbem new-game GAME [--option value ...] EMAIL EMAIL... "
+        "(the first address is the organiser's; everyone accepts through their emailed link)",
+    )
+    new_game.add_argument("game")
+    new_game.add_argument("rest", nargs=argparse.REMAINDER, metavar="[--option value] EMAIL")
+    new_game.set_defaults(run=_new_game)
+
+    rotate = commands.add_parser(
+        "rotate-links", help="revoke every link of one seat and email the player a fresh one"
+    )
+    rotate.add_argument("game_id")
+    rotate.add_argument("seat", type=int)
+    rotate.add_argument("--quiet", action="store_true", help="revoke without emailing")
+    rotate.set_defaults(run=_rotate)
+
+    sweep = commands.add_parser("sweep", help="re-enqueue pending moves and unsent mail once")
+    sweep.set_defaults(run=_sweep)
+
+    for name, helptext in (
+        ("worker", "run a Celery worker (arguments go to `celery worker`)"),
+        ("beat", "run Celery beat, which schedules the sweep (arguments go to `celery beat`)"),
+    ):
+        sub = commands.add_parser(name, help=helptext)
+        sub.add_argument("celery_args", nargs=argparse.REMAINDER)
+        sub.set_defaults(run=_celery_command, celery_command=name)
+
+    db = commands.add_parser("db", help="database migrations: `pbem db upgrade` (Flask-Migrate)")
+    db.add_argument("db_args", nargs=argparse.REMAINDER)
+    db.set_defaults(run=_db)
+
+    play = commands.add_parser("play", help="play a game hot-seat in the terminal")
+    play.add_argument("play_args", nargs=argparse.REMAINDER, metavar="GAME [--option value]")
+    play.set_defaults(run=_play)
+    return parser
+
+
+def _app() -> Any:
+    from pbem.app import create_app
+
+    app = create_app()
+    if app.config["PBEM"].is_sqlite:
+        # The embedded database upgrades itself; a shared one is upgraded by `pbem db upgrade`
+        # (the Procfile's release step), once, before new code serves it.
+        upgrade_if_behind(app)
+    return app
+
+
+def upgrade_if_behind(app: Any) -> None:
+    from alembic.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from flask_migrate import upgrade
+
+    from pbem.extensions import db
+
+    with app.app_context():
+        config = app.extensions["migrate"].migrate.get_config()
+        head = ScriptDirectory.from_config(config).get_current_head()
+        with db.engine.connect() as connection:
+            current = MigrationContext.configure(connection).get_current_revision()
+        if current != head:
+            upgrade()
+
+
+def _serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    # Links in saved mail must point at this server unless told otherwise.
+    os.environ.setdefault("BASE_URL", f"http://{args.host}:{args.port}")
+    app = _app()
+    config = app.config["PBEM"]
+    if config.embedded_tasks:
+        threading.Thread(
+            target=_sweep_forever, args=(app, config.sweep_seconds), daemon=True, name="sweep"
+        ).start()
+    # print, not log: running the migrations reconfigured logging (alembic.ini).
+    print(f"pbem: serving on http://{args.host}:{args.port}/", file=sys.stderr)
+    if config.mail_to_files:
+        print(
+            f"pbem: mail is saved in {config.outbox_dir}, listed at {config.base_url}/outbox",
+            file=sys.stderr,
+        )
+    from werkzeug.serving import run_simple
+
+    run_simple(args.host, args.port, app, threaded=True)
+    return 0
+
+
+def _sweep_forever(app: Any, interval: int) -> None:
+    """Beat's job in the embedded default: the in-process tasks never lose work, but a crash
+    between the commit and the task would."""
+    sweep_task = app.extensions["celery"].tasks["workers.tasks.sweep"]
+    while True:
+        threading.Event().wait(interval)
+        try:
+            sweep_task()
+        except Exception:
+            log.exception("sweep failed")
+
+
+def _new_game(args: argparse.Namespace) -> int:
+    from pbem import dispatch, service
+
+    options, emails = _options_and_emails(args.rest)
+    app = _app()
+    with app.app_context():
+        try:
+            created = service.create_game(args.game, options, emails)
+        except service.SetupError as exc:
+            print(f"pbem new-game: {exc.message}", file=sys.stderr)
+            return 2
+        queued = dispatch.send_emails_later(created.outbox_ids)
+        config = app.config["PBEM"]
+    print(f"game {created.game_id}: invitations to {', '.join(emails)}")
+    if config.mail_to_files:
+        print(
+            f"mail is saved in {config.outbox_dir}; with `pbem serve`, see {config.base_url}/outbox"
+        )
+    if not queued:
+        print("the mail queue is unreachable; the sweep will send the invitations", file=sys.stderr)
+    return 0
+
+
+def _options_and_emails(rest: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    """`--name value` and `--name=value` pairs are options; everything else is an address."""
+    options: dict[str, str] = {}
+    emails: list[str] = []
+    items = list(rest)
+    while items:
+        item = items.pop(0)
+        if item.startswith("--"):
+            name, has_value, value = item[2:].partition("=")
+            if not has_value:
+                if not items:
+                    raise SystemExit(f"pbem new-game: option --{name} needs a value")
+                value = items.pop(0)
+            options[name.replace("-", "_")] = value
+        else:
+            emails.append(item)
+    return options, emails
+
+
+def _rotate(args: argparse.Namespace) -> int:
+    from pbem import dispatch, service
+
+    app = _app()
+    with app.app_context():
+        try:
+            outbox_ids = service.rotate_seat_links(args.game_id, args.seat, notify=not args.quiet)
+        except service.ServiceError as exc:
+            print(f"pbem rotate-links: {exc.message}", file=sys.stderr)
+            return 2
+        dispatch.send_emails_later(outbox_ids)
+    print(f"game {args.game_id} seat {args.seat}: old links revoked")
+    return 0
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    app = _app()
+    app.extensions["celery"].tasks["workers.tasks.sweep"]()
+    return 0
+
+
+def _celery_command(args: argparse.Namespace) -> int:
+    from workers.celery_app import celery
+
+    extra = [a for a in args.celery_args if a != "--"]
+    if args.celery_command == "worker":
+        celery.worker_main(["worker", *extra])
+    else:
+        celery.start(["beat", *extra])
+    return 0
+
+
+def _db(args: argparse.Namespace) -> int:
+    from flask.cli import FlaskGroup
+
+    from pbem.app import create_app
+
+    group = FlaskGroup(create_app=lambda: create_app(), add_default_commands=False)
+    try:
+        group.main(args=["db", *args.db_args], prog_name="pbem", standalone_mode=False)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from pbem import terminal  # the lead's module; imported only when playing
+
+    return terminal.main(list(args.play_args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""The `pbem` command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+
+from pbem import cli
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name, value in {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}",
+        "SECRET_KEY": "cli-test-secret-0123456789",
+        "PBEM_VAR_DIR": str(tmp_path / "var"),
+        "PBEM_OUTBOX_DIR": str(tmp_path / "outbox"),
+        "BASE_URL": "http://pbem.test",
+        "PBEM_ENV": "test",
+    }.items():
+        monkeypatch.setenv(name, value)
+    for name in ("REDIS_URL", "SMTP_URL"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+def _games(tmp_path: Path) -> list[tuple[str, str]]:
+    engine = create_engine(f"sqlite:///{tmp_path / 'cli.db'}")
+    with engine.connect() as connection:
+        rows = connection.execute(text("select engine, options from games")).all()
+    engine.dispose()
+    return [(row[0], row[1]) for row in rows]
+
+
+def test_new_game_with_options(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(
+        ["new-game", "countdown", "--pile", "21", "--actions=2", "a@example.org", "b@example.org"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0 and "invitations to a@example.org, b@example.org" in out
+    assert _games(env) == [("countdown", '{"pile": 21, "actions": 2}')]
+    assert len(list((env / "outbox").glob("*-invite.eml"))) == 2
+
+
+def test_new_game_refuses_bad_options_clearly(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(["new-game", "countdown", "--pile", "8", "a@example.org", "b@example.org"])
+    assert code == 2
+    assert "option pile='8' is not allowed; choose 10, 5, 21" in capsys.readouterr().err
+    assert cli.main(["new-game", "countdown", "--colour", "red", "a@x.org", "b@x.org"]) == 2
+    assert "unknown option colour" in capsys.readouterr().err
+    assert _games(env) == []
+
+
+def test_rotate_links(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cli.main(["new-game", "countdown", "a@example.org", "b@example.org"])
+    game_id = capsys.readouterr().out.split()[1].rstrip(":")
+    assert cli.main(["rotate-links", game_id, "1"]) == 0
+    assert len(list((env / "outbox").glob("*-links.eml"))) == 1
+    assert cli.main(["rotate-links", game_id, "7"]) == 2
+    assert "has no seat 7" in capsys.readouterr().err
+
+
+def test_db_upgrade_creates_the_schema(env: Path) -> None:
+    assert cli.main(["db", "upgrade"]) == 0
+    engine = create_engine(f"sqlite:///{env / 'cli.db'}")
+    tables = set(inspect(engine).get_table_names())
+    engine.dispose()
+    assert {"players", "games", "seats", "moves", "submissions", "outbox"} <= tables
+
+
+def test_a_production_start_without_secret_is_refused(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PBEM_ENV", "production")
+    monkeypatch.delenv("SECRET_KEY")
+    assert cli.main(["serve", "--port", "1"]) == 2
+    assert "SECRET_KEY is not set" in capsys.readouterr().err
+
+
+def test_play_is_the_terminal_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem import terminal
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(terminal, "main", lambda argv: seen.append(argv) or 0)
+    assert cli.main(["play", "gorami", "--board", "16"]) == 0
+    assert seen == [["gorami", "--board", "16"]]
