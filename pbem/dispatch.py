@@ -41,6 +41,8 @@ def _enqueue(task_name: str, args: list[int]) -> bool:
             raise
         # Either way a committed row is left behind that the sweep will find; the request that
         # made it must still succeed.
-        log.exception("could not enqueue %s%s; the sweep will retry", task_name, tuple(args))
+        log.warning(
+            "could not enqueue %s%s; the sweep will retry", task_name, tuple(args), exc_info=True
+        )
         return False
     return True

@@ -15,6 +15,8 @@ from pbem.extensions import db
 
 flask_app = create_app()
 celery: Celery = flask_app.extensions["celery"]
+# Beat keeps its schedule file in PBEM_VAR_DIR.
+flask_app.config["PBEM"].var_dir.mkdir(parents=True, exist_ok=True)
 
 
 @worker_process_init.connect
