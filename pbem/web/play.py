@@ -15,9 +15,6 @@ from pbem.web.pages_errors import error_page
 
 bp = Blueprint("play", __name__)
 
-# Beyond this many legal moves a drop-down stops helping; the text field remains.
-MAX_LISTED_MOVES = 400
-
 
 @bp.get("/play/<token>")
 def page(token: str) -> str:
@@ -108,10 +105,23 @@ def game_page(seat: Seat, token: str, error: str | None = None, typed: str = "")
         token=token,
         board=board_svg(pic),
         legal=legal,
-        listed=legal if len(legal) <= MAX_LISTED_MOVES else [],
+        groups=group_moves(legal),
         error=error,
         typed=typed,
     )
+
+
+def group_moves(moves: list[str]) -> list[tuple[str, list[str]]]:
+    """Moves grouped by their first word ("place", "flip"), so a long list stays navigable.
+
+    One group with an empty label when grouping would not help.
+    """
+    groups: dict[str, list[str]] = {}
+    for move in moves:
+        groups.setdefault(move.split(" ", 1)[0] if " " in move else "", []).append(move)
+    if len(groups) < 2 or len(moves) < 20:
+        return [("", moves)]
+    return list(groups.items())
 
 
 def board_svg(pic: service.SeatPicture) -> Markup | None:
