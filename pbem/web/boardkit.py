@@ -203,6 +203,144 @@ def pbem_board(seat: Seat, token: str) -> dict[str, Any]:
     }
 
 
+@bp.app_template_global("pbem_summary")
+def pbem_summary(seat: Seat) -> dict[str, Any]:
+    """Whose turn, and per seat its score and supplies; the hand only for the viewer's own seat."""
+    game = seat.game
+    state = service.load_state(game)
+    names = service.names(game)
+    view = state.view(seat.seat) if state is not None else {}
+    scores = state.scores() if state is not None else [0] * len(names)
+    rows = []
+    for index, name in enumerate(names):
+        rows.append(
+            {
+                "seat": index,
+                "name": name,
+                "you": index == seat.seat,
+                "to_move": game.status == "running" and game.to_move == index,
+                "colour": _colour(game.engine, view, index),
+                "score": scores[index] if index < len(scores) else 0,
+                "score_label": _score_label(game.engine),
+                "supplies": _supplies(game.engine, view, index),
+            }
+        )
+    return {"rows": rows, "hand": _own_hand(game.engine, view), "notes": _notes(game.engine, view)}
+
+
+def _colour(engine: str, view: dict[str, Any], seat: int) -> str:
+    colours = view.get("colours")
+    if isinstance(colours, list) and seat < len(colours):
+        return str(colours[seat])
+    if engine == "marram":
+        return ("red", "violet", "white", "black")[seat % 4]
+    return ""
+
+
+def _score_label(engine: str) -> str:
+    return {"gorami": "fish", "mmw": "pyramids on the board"}.get(engine, "points")
+
+
+def _supplies(engine: str, view: dict[str, Any], seat: int) -> str:
+    if engine == "gorami":
+        hand = (view.get("hands") or [{}])[seat]
+        return "discs left: " + " · ".join(f"{n}×{hand[n]}" for n in sorted(hand))
+    if engine == "mmw":
+        sizes = (view.get("pieces_left_by_size") or [[0, 0, 0]] * (seat + 1))[seat]
+        sunk = (view.get("sunk") or [0] * (seat + 1))[seat]
+        return f"small {sizes[0]}, medium {sizes[1]}, large {sizes[2]} · sunk {sunk}"
+    if engine == "marram":
+        supply = (view.get("supplies") or [{}] * (seat + 1))[seat]
+        bits = [f"boots {supply.get('boots', 0)}"]
+        if view.get("variant") != "classic":
+            bits.append(f"forks {supply.get('forks', 0)}")
+        bits.append(f"shovels {supply.get('shovels', 0)}")
+        if view.get("variant") == "animals":
+            bits.append(f"bets {supply.get('bets', 0)}")
+        in_hand = (view.get("hand_sizes") or [0] * (seat + 1))[seat]
+        return " · ".join(bits) + f" · {in_hand} tiles in hand"
+    return ""
+
+
+def _own_hand(engine: str, view: dict[str, Any]) -> str:
+    if engine == "marram" and isinstance(view.get("hand"), list):
+        hand = view["hand"]
+        return "your tiles: " + (", ".join(str(t) for t in hand) if hand else "none")
+    return ""
+
+
+def _notes(engine: str, view: dict[str, Any]) -> str:
+    if engine == "marram" and view:
+        text = f"{view.get('bag', 0)} tiles in the bag"
+        if view.get("threshold") and view.get("length") == "short":
+            text += f" · first to {view['threshold']} wins"
+        if view.get("to_move") is not None:
+            left = view.get("actions_left", 0)
+            text += f" · {left} action{'s' if left != 1 else ''} left this turn"
+        return text
+    return ""
+
+
+@bp.app_template_global("pbem_history")
+def pbem_history(seat: Seat, token: str) -> dict[str, Any]:
+    """The moves so far, each with the link that shows the position after it."""
+    game = seat.game
+    names = service.names(game)
+    moves = [
+        {
+            "number": m.ply + 1,
+            "seat": m.seat,
+            "who": names[m.seat] if m.seat < len(names) else str(m.seat),
+            "move": m.move,
+            "href": url_for("boardkit.replay_page", token=token, ply=m.ply + 1),
+        }
+        for m in service.history(game)
+    ]
+    return {
+        "moves": moves,
+        "plies": game.ply,
+        "start_href": url_for("boardkit.replay_page", token=token, ply=0),
+        "record_href": url_for("boardkit.record", game_id=game.id, token=token),
+        "dashboard_href": url_for("dashboard.from_seat", token=token)
+        if "dashboard" in _blueprints()
+        else None,
+    }
+
+
+def _blueprints() -> dict[str, Any]:
+    from flask import current_app
+
+    return current_app.blueprints
+
+
+@bp.get("/play/<token>/replay/<int:ply>")
+def replay_page(token: str, ply: int) -> str:
+    """The replay without JavaScript: one position per page, with links to step through."""
+    from flask import render_template
+
+    seat = service.seat_for_token(token, links.SEAT)
+    game = seat.game
+    if service.load_state(game) is None:
+        raise service.GameNotStarted("The game has not started yet.")
+    ply = max(0, min(ply, game.ply))
+    state = position_after(game, ply)
+    moves = service.history(game)
+    names = service.names(game)
+    last = moves[ply - 1] if ply else None
+    return render_template(
+        "pages/_replay.html",
+        game=game,
+        seat=seat,
+        token=token,
+        title=service.engine(game).title,
+        ply=ply,
+        plies=game.ply,
+        last=last,
+        who=names[last.seat] if last else None,
+        svg=Markup(service.engine(game).render_svg(state, seat.seat)),
+    )
+
+
 # --- the API -------------------------------------------------------------------------------------
 
 
