@@ -728,6 +728,12 @@ class Mmw {
 // --- Marram: a tile (from the hand, or a shovel tile to flip), a place, a rotation, a claim ------
 
 const QUADS = ["NW", "NE", "SE", "SW"];
+// Where marram/render.py draws the first token at a location, in tile units (100 a side).
+const CLAIM_POINT = {
+  NW: [32, 32], NE: [68, 32], SE: [68, 68], SW: [32, 68],
+  N: [50, 31], E: [69, 50], S: [50, 69], W: [31, 50],
+};
+const BET_POINT = { N: [66, 13], E: [87, 66], S: [34, 87], W: [13, 34] };
 
 class Marram {
   constructor(play) {
@@ -986,6 +992,7 @@ class Marram {
   }
 
   markLocations() {
+    this.drawTokens();
     const options = this.options();
     const claims = new Set(options.filter((a) => a.claim).map((a) => a.claim.split(" ")[1]));
     const bets = new Set(options.filter((a) => a.bet).map((a) => a.bet));
@@ -998,6 +1005,26 @@ class Marram {
         (this.choice.claim && this.choice.claim.split(" ")[1] === loc) || this.choice.bet === loc;
       spot.classList.toggle("pbem-loc-chosen", Boolean(chosen));
     }
+  }
+
+  // The chosen claim and bet, drawn as the seat's own tokens where the engine will draw them.
+  drawTokens() {
+    const preview = $(".pbem-preview", this.play.svg);
+    if (!preview) return;
+    $$(".pbem-token", preview).forEach((node) => node.remove());
+    const glyphs = this.play.data.glyphs || {};
+    const put = (kind, [x, y]) => {
+      if (!glyphs[kind]) return;
+      const token = svgEl("g", { class: "pbem-token", transform: `translate(${x} ${y})`, "pointer-events": "none" });
+      token.innerHTML = glyphs[kind];
+      preview.append(token);
+    };
+    const c = this.choice;
+    if (c.claim) {
+      const [kind, loc] = c.claim.split(" ");
+      put(kind, CLAIM_POINT[loc]);
+    }
+    if (c.bet) put("bet", BET_POINT[c.bet]);
   }
 
   showRotate() {

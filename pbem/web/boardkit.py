@@ -162,7 +162,15 @@ def page_data(seat: Seat, token: str) -> dict[str, Any]:
         },
     }
     if your_turn and state is not None and game.engine == "marram":
+        from pbem.games.marram import render
+
         data["previews"] = marram_previews(state, seat.seat, legal)
+        # The seat's own tokens, drawn on the tile in place where the player puts them.
+        data["glyphs"] = {
+            "boot": render.boot_glyph(0, 0, seat.seat),
+            "fork": render.fork_glyph(0, 0, seat.seat),
+            "bet": render.bet_glyph(0, 0, seat.seat),
+        }
     return data
 
 

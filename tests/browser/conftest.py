@@ -18,6 +18,7 @@ from werkzeug.serving import make_server
 
 from pbem.extensions import db
 from tests.conftest import make_app
+from tests.pages.integrate import integrate
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -68,30 +69,13 @@ class Server:
     outbox: Path
 
 
-def _integrate(app: Flask) -> None:
-    """Until the game page and blueprint list include the interactive parts, add them here."""
-    from jinja2 import ChoiceLoader, DictLoader
-
-    from pbem.web import boardkit, dashboard
-
-    for blueprint in (boardkit.bp, dashboard.bp):
-        if blueprint.name not in app.blueprints:
-            app.register_blueprint(blueprint)
-    pages = ROOT / "templates" / "pages"
-    if "_board.html" not in (pages / "play.html").read_text():
-        enhanced = (pages / "_play_enhanced.html").read_text()
-        app.jinja_loader = ChoiceLoader(  # type: ignore[method-assign]
-            [DictLoader({"pages/play.html": enhanced}), app.jinja_loader]
-        )
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("browser")
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     app = make_app(tmp, BASE_URL=url)
-    _integrate(app)
+    integrate(app)
     with app.app_context():
         db.create_all()
     http = make_server("127.0.0.1", port, app, threaded=True)

@@ -218,7 +218,7 @@ def test_marram_turn_place_rotate_boot_flip(
     with server.app.app_context():
         created = service.create_game("marram", {"variant": "classic"}, EMAILS, seed=seed)
         dispatch.send_emails_later(created.outbox_ids)
-    players = players_by_seat(server, browser, "marram")
+    players = players_by_seat(server, browser, "marram", phone_for=EMAILS[1])
     first = players[0]
     page = first.page
     assert placement in first.legal()

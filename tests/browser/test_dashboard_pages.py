@@ -1,0 +1,51 @@
+"""The dashboard through the pages: from a game page's "your games" link and by a sign-in email."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+
+from tests.browser.conftest import Server
+from tests.browser.flows import PHONE, join, mail_links, open_game, save, start_game
+
+EMAILS = ["cat@example.org", "dan@example.org"]
+
+
+def test_dashboard_from_a_game_and_by_email(
+    server: Server, browser: Browser, screenshots: Path
+) -> None:
+    start_game(browser, server.url, "gorami", {"board": "16"}, EMAILS)
+    start_game(browser, server.url, "mmw", {}, EMAILS)
+    players = [join(browser, server.url, email) for email in EMAILS]
+    for player in players:
+        open_game(player)
+    # The first game's invitations are still open: each player has one game waiting to accept.
+    page = players[0].page
+    page.click("#dashboard-link")
+    page.wait_for_url(re.compile(r"/me"))
+    rows = page.locator("#games tbody tr")
+    expect(rows).to_have_count(2)
+    statuses = [rows.nth(i).get_attribute("data-status") for i in range(2)]
+    assert sorted(statuses) == ["inviting", "running"]
+    # What needs this player comes first.
+    expect(rows.first).to_have_class(re.compile("your-turn"))
+    save(page, screenshots, "dashboard")
+
+    # Signing in on a phone: ask for the link, open it from the mail.
+    context = browser.new_context(base_url=server.url, viewport=PHONE)
+    phone = context.new_page()
+    phone.goto("/signin")
+    phone.fill("#signin-email", EMAILS[1])
+    phone.click("#signin-form button")
+    expect(phone.locator("#signin-sent")).to_be_visible()
+    (link, *_) = mail_links(browser, server.url, EMAILS[1], "me")
+    phone.goto(link)
+    expect(phone.locator("#games tbody tr")).to_have_count(2)
+    phone.locator("#games a").first.click()
+    expect(phone.locator("h1")).to_be_visible()
+    save(phone, screenshots, "dashboard-signin-phone")
+    context.close()
+    for player in players:
+        player.context.close()
