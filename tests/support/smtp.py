@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.policy
 import re
@@ -73,11 +74,63 @@ class Received:
         return {r.lower() for r in self.rcpt_tos}
 
 
+class Gate:
+    """Holds one SMTP stage ("RCPT" or "QUIT") for matching recipients until released.
+
+    RCPT: the client is stuck before sending the message. QUIT: the message has been accepted
+    (250 sent) and the client waits for the goodbye. Tests kill a worker while it is held.
+    """
+
+    def __init__(self, stage: str, recipient: str, reply: str | None = None) -> None:
+        assert stage in ("RCPT", "QUIT")
+        self.stage = stage
+        self.recipient = recipient.lower()
+        self.reply = reply  # None: the usual answer once released
+        self.reached = threading.Event()
+        self.released = threading.Event()
+
+    def matches(self, recipients: list[str]) -> bool:
+        return any(self.recipient == r.lower() for r in recipients)
+
+    async def hold(self) -> None:
+        self.reached.set()
+        while not self.released.is_set():
+            await asyncio.sleep(0.02)
+
+    def release(self) -> None:
+        self.released.set()
+
+
 class _Handler:
     def __init__(self, sink: SmtpSink) -> None:
         self.sink = sink
+        # What each connection last delivered, so QUIT knows whose message it ends.
+        self.last_rcpts: dict[int, list[str]] = {}
+
+    async def handle_RCPT(
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
+        address: str,
+        rcpt_options: list[str],
+    ) -> str:
+        for gate in self.sink.gates_for("RCPT", [address]):
+            await gate.hold()
+        envelope.rcpt_tos.append(address)
+        envelope.rcpt_options.extend(rcpt_options)
+        return "250 OK"
+
+    async def handle_QUIT(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        rcpts = self.last_rcpts.pop(id(session), [])
+        reply = "221 Bye"
+        for gate in self.sink.gates_for("QUIT", rcpts):
+            await gate.hold()
+            reply = gate.reply or reply
+        return reply
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        self.last_rcpts[id(session)] = [str(r) for r in envelope.rcpt_tos]
         content = envelope.original_content or envelope.content
         raw = content if isinstance(content, bytes) else str(content).encode()
         self.sink._record(
@@ -103,6 +156,7 @@ class SmtpSink:
         self._lock = threading.Condition()
         self._controller: Controller | None = None
         self.listeners: list[Callable[[Received], Any]] = []
+        self.gates: list[Gate] = []
 
     @property
     def url(self) -> str:
@@ -127,10 +181,29 @@ class SmtpSink:
         return self
 
     def stop(self) -> None:
+        for gate in list(self.gates):
+            gate.release()
         if self._controller is not None:
             self._controller.stop()
             self._controller = None
             wait_until(lambda: not port_open(self.port), timeout=30, message="SMTP port to close")
+
+    def gate(self, stage: str, recipient: str, reply: str | None = None) -> Gate:
+        """Hold `stage` of every delivery to `recipient` until the gate is released."""
+        gate = Gate(stage, recipient, reply)
+        with self._lock:
+            self.gates.append(gate)
+        return gate
+
+    def remove_gate(self, gate: Gate) -> None:
+        gate.release()
+        with self._lock:
+            if gate in self.gates:
+                self.gates.remove(gate)
+
+    def gates_for(self, stage: str, recipients: list[str]) -> list[Gate]:
+        with self._lock:
+            return [g for g in self.gates if g.stage == stage and g.matches(recipients)]
 
     def _record(self, received: Received) -> None:
         with self._lock:

@@ -37,7 +37,8 @@ class Stack:
     def __init__(
         self,
         *,
-        sweep_seconds: float = 1.0,
+        sweep_seconds: int = 1,
+        mail_retry_seconds: int = 1,
         worker_concurrency: int = 2,
         web_workers: int = 2,
         web_threads: int = 4,
@@ -52,6 +53,7 @@ class Stack:
         self.smtp = SmtpSink()
         self.web_port = free_port()
         self.sweep_seconds = sweep_seconds
+        self.mail_retry_seconds = mail_retry_seconds
         self.worker_concurrency = worker_concurrency
         self.web_workers = web_workers
         self.web_threads = web_threads
@@ -89,6 +91,9 @@ class Stack:
                 "MAIL_FROM": "pbem@pbem.test",
                 "PBEM_ENV": "test",
                 "PBEM_SWEEP_SECONDS": str(self.sweep_seconds),
+                "PBEM_MAIL_RETRY_SECONDS": str(self.mail_retry_seconds),
+                # Keeps var/ (beat schedule, embedded secret) out of the repository.
+                "PBEM_VAR_DIR": str(self.log_dir / "var"),
             }
         )
         env.update(self.extra_env)
@@ -151,6 +156,7 @@ class Stack:
         )
 
     def upgrade_db(self) -> None:
+        """`pbem db upgrade`, the Procfile's release step, on the fresh database."""
         done = self.run(_bin("pbem"), "db", "upgrade")
         if done.returncode != 0:
             raise RuntimeError(f"pbem db upgrade failed:\n{done.stdout}\n{done.stderr}")
@@ -238,12 +244,29 @@ class Stack:
             raise RuntimeError(f"gunicorn exited:\n{web.log_tail()}")
         return web
 
-    def logs(self, chars: int = 3000) -> str:
-        """The tails of every process log, for failure messages."""
+    # Queue state
+
+    def queue_depth(self) -> tuple[int, int]:
+        """(messages waiting in the celery queue, messages delivered but not acknowledged)."""
+        waiting = self.redis.command("LLEN", "celery")
+        unacked = self.redis.command("HLEN", "unacked")
+        return _int_reply(waiting), _int_reply(unacked)
+
+    def queue_empty(self) -> bool:
+        return self.redis.running and self.queue_depth() == (0, 0)
+
+    def logs(self, lines: int = 40) -> str:
+        """The last lines of every process log but the once-a-second sweep chatter."""
         parts = []
-        for proc in [self.web, self.beat, *self.workers.values()]:
+        for proc in [self.web, *self.workers.values()]:
             if proc is not None:
-                parts.append(f"--- {proc.name} ---\n{proc.log_tail(chars)}")
+                kept = [
+                    line
+                    for line in proc.log_tail(200_000).splitlines()
+                    if "tasks.sweep[" not in line and line.strip()
+                ]
+                parts.append(f"--- {proc.name} ({proc.log_path}) ---")
+                parts.extend(kept[-lines:])
         return "\n".join(parts)
 
 
@@ -261,3 +284,8 @@ def _read_from(path: Path, offset: int) -> str:
             return fh.read().decode(errors="replace")
     except OSError:
         return ""
+
+
+def _int_reply(reply: str) -> int:
+    # RESP integers look like ":12"; anything else (no connection) counts as unknown = busy.
+    return int(reply[1:]) if reply.startswith(":") else -1
