@@ -69,9 +69,8 @@ class Game(db.Model):
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
 
-    seats: Mapped[list[Seat]] = relationship(
-        back_populates="game", order_by="Seat.seat", lazy="selectin"
-    )
+    # Loaded on first use: checking and storing a move needs the game row only.
+    seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.seat")
 
 
 class Seat(db.Model):

@@ -429,7 +429,7 @@ def apply_move(submission_id: int) -> list[int]:
     outbox: list[OutboxMessage] = []
     if new_state.outcome is not None:
         outbox = _finish(game, new_state)
-    elif new_state.to_move != submission.seat:
+    elif new_state.to_move is not None and new_state.to_move != submission.seat:
         # Marram's two actions per turn keep the same seat to move: no email between them.
         outbox = [_turn_mail(game, game.seats[new_state.to_move])]
     try:
