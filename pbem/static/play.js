@@ -223,6 +223,7 @@ class Play {
       const body = await response.json().catch(() => ({}));
       if (!response.ok) {
         this.refused(body.message || `The move was refused (${response.status}).`);
+        if (["stale_ply", "not_your_turn", "game_over"].includes(body.error)) this.offerRefresh();
         return;
       }
       this.showPending(`Applying ${move}…`, "progress");
@@ -270,6 +271,25 @@ class Play {
     this.clearPending();
     if (this.controller) this.controller.reset();
     this.say(message, "error");
+  }
+
+  // The game moved on elsewhere (another tab, the other player): offer its current position.
+  offerRefresh() {
+    if (!this.pending) return;
+    this.pending.append(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "pbem-refresh",
+          onclick: async () => {
+            this.busy = true;
+            await this.refresh();
+          },
+        },
+        "Show the game as it is now",
+      ),
+    );
   }
 
   async waitForSubmission(id) {
@@ -324,7 +344,8 @@ class Play {
   // While it is someone else's turn, look now and then whether the game moved on.
   watchForTurn(force = false) {
     this.stopWatching();
-    if (!this.data || this.data.status !== "running" || (this.data.your_turn && !force)) return;
+    if (!this.data || this.data.status !== "running") return;
+    const mine = this.data.your_turn && !force;
     const tick = async () => {
       if (document.hidden || this.busy) return;
       try {
@@ -335,6 +356,13 @@ class Play {
         const status = body.status ?? (body.meta && body.meta.status) ?? (body.game && body.game.status);
         if ((typeof ply === "number" && ply !== this.data.ply) || (status && status !== this.data.status)) {
           this.stopWatching();
+          if (mine) {
+            // Moved from another tab or device: do not pull the board from under the player.
+            this.clearPending();
+            this.say("The game moved on since this page was loaded.", "info");
+            this.offerRefresh();
+            return;
+          }
           this.busy = true;
           await this.refresh();
           if (this.data.your_turn) this.say("Your turn: the game moved on while you were here.", "ok");
