@@ -429,9 +429,12 @@ def apply_move(submission_id: int) -> list[int]:
     outbox: list[OutboxMessage] = []
     if new_state.outcome is not None:
         outbox = _finish(game, new_state)
-    elif new_state.to_move is not None and new_state.to_move != submission.seat:
-        # Marram's two actions per turn keep the same seat to move: no email between them.
-        outbox = [_turn_mail(game, game.seats[new_state.to_move])]
+    elif new_state.to_move is not None and (
+        new_state.to_move != submission.seat
+        or not continues_turn(state, new_state, submission.seat)
+    ):
+        again = new_state.to_move == submission.seat
+        outbox = [_turn_mail(game, game.seats[new_state.to_move], again=again)]
     try:
         db.session.commit()
     except IntegrityError:
@@ -471,7 +474,7 @@ def _finish(game: Game, state: games.State) -> list[OutboxMessage]:
     ]
 
 
-def _turn_mail(game: Game, seat: Seat) -> OutboxMessage:
+def _turn_mail(game: Game, seat: Seat, again: bool = False) -> OutboxMessage:
     return _write_mail(
         game,
         seat,
@@ -479,6 +482,23 @@ def _turn_mail(game: Game, seat: Seat) -> OutboxMessage:
         f"your turn (move {move_number(game.ply)})",
         pic=picture(seat),
         link=links.seat_url(seat),
+        again=again,
+    )
+
+
+def continues_turn(before: games.State, after: games.State, seat: int) -> bool:
+    """Whether `seat`, to move again, is in the middle of one turn of several actions.
+
+    Marram gives a turn two actions and counts them down in its view's `actions_left`: no email
+    between them, the player is on the page. Any other repeat is a new turn, as when GORami skips
+    a player who cannot place: the player who moves again has left and must be told.
+    """
+    left_before = before.view(seat).get("actions_left")
+    left_after = after.view(seat).get("actions_left")
+    return (
+        isinstance(left_before, int)
+        and isinstance(left_after, int)
+        and 0 < left_after < left_before
     )
 
 

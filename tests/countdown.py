@@ -69,7 +69,9 @@ class CountdownState:
     def view(self, seat: int | None) -> dict[str, Any]:
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat}")
-        return {"pile": self.pile, "to_move": self.to_move, "seat": seat}
+        # Like Marram, a turn of several actions counts them down in the view.
+        left = self.actions - len(self.history) % self.actions if self.pile else 0
+        return {"pile": self.pile, "to_move": self.to_move, "seat": seat, "actions_left": left}
 
 
 class Countdown:

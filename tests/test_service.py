@@ -31,9 +31,14 @@ from pbem.models import (
 EMAILS = ["alice@example.org", "bob@example.org"]
 
 
-def start(engine: str = "countdown", options: dict[str, object] | None = None, emails=EMAILS):
+def start(
+    engine: str = "countdown",
+    options: dict[str, object] | None = None,
+    emails=EMAILS,
+    seed: int | None = None,
+):
     """A running game: created, every invitation accepted, all emails sent."""
-    created = service.create_game(engine, options or {}, emails)
+    created = service.create_game(engine, options or {}, emails, seed=seed)
     dispatch.send_emails_later(created.outbox_ids)
     game = db.session.get(Game, created.game_id)
     assert game is not None
@@ -179,6 +184,39 @@ def test_two_actions_per_turn_email_only_when_the_seat_changes(app: Flask) -> No
     db.session.refresh(game)
     assert game.to_move != mover.seat
     assert len(mails(kind="turn")) == before + 1
+
+
+def _line_with_a_repeat(engine: str, options: dict[str, object], seed: int) -> list[str]:
+    """Moves of a whole game in which some seat moves twice in a row (a skip)."""
+    rules = games.get(engine)
+    for pick in range(500):
+        rng = random.Random(pick)
+        state, line, repeated = rules.new(2, options, seed), [], False
+        while state.outcome is None:
+            seat = state.to_move
+            line.append(rng.choice(state.legal_moves()))
+            state = state.play(line[-1])
+            repeated |= state.to_move == seat
+        if repeated:
+            return line
+    raise AssertionError("no game with a skip found")
+
+
+def test_a_seat_that_moves_again_after_a_skip_is_emailed(app: Flask) -> None:
+    line = _line_with_a_repeat("gorami", {"board": 16}, seed=5)
+    game = start("gorami", {"board": 16}, seed=5)
+    repeats = 0
+    for move in line:
+        mover = seat_to_move(game)
+        play(game, move)
+        db.session.refresh(game)
+        if game.to_move == mover.seat:
+            repeats += 1
+            latest = mails(kind="turn")[-1]
+            assert latest.to == mover.player.email
+            assert f"(move {game.ply + 1})" in latest.subject
+            assert "Nobody else could move, so you move again." in latest.text
+    assert repeats and game.status == FINISHED
 
 
 @pytest.mark.parametrize(
