@@ -720,6 +720,26 @@ class Mmw {
     this.play.say(`Moving the top pyramid of ${from}${size ? ` (size ${size})` : ""}: click a lit square.`);
   }
 
+  // What the rules say happens at the destination: it sinks when the points touching the board
+  // are fewer than those resting on the pile (equal does not sink).
+  sinking(from, to) {
+    const squares = (this.play.data.view || {}).squares;
+    if (!squares || !squares[from] || !squares[to]) return "";
+    const moving = squares[from][squares[from].length - 1];
+    const below = squares[to];
+    const touches = below.every((p) => moving.size > p.size);
+    let touching = touches ? moving.points : 0;
+    let resting = touches ? 0 : moving.points;
+    for (const p of below) {
+      if (p.touching) touching += p.points;
+      else resting += p.points;
+    }
+    if (touching < resting) {
+      return ` The stack on ${to} sinks (touching ${touching} < resting ${resting}): all ${below.length + 1} pyramids leave the game.`;
+    }
+    return ` ${to} will hold ${touching} touching and ${resting} resting.`;
+  }
+
   click(target) {
     const hit = target.closest("[data-square]");
     if (!hit) return;
@@ -734,7 +754,8 @@ class Mmw {
       for (const square of this.squares(name)) square.classList.add("pbem-chosen");
       const stack = (this.squares(name)[0] || hit).dataset.stack || "";
       const onto = stack ? `onto the stack on ${name}` : `to the empty square ${name}`;
-      this.play.setPending(`${this.from}-${name}`, `Move the top pyramid of ${this.from} ${onto}.`);
+      const words = `Move the top pyramid of ${this.from} ${onto}.${this.sinking(this.from, name)}`;
+      this.play.setPending(`${this.from}-${name}`, words);
       return;
     }
     if (this.moves.has(name)) {
@@ -848,10 +869,10 @@ class Marram {
   }
 
   thumb(tile) {
-    const key = Object.keys(this.previews).find((k) => k.startsWith(`front:${tile}:`));
-    if (!key) return null;
+    const markup = this.previews[`front:${tile}:0`];
+    if (!markup) return null;
     const span = el("span", { class: "pbem-thumb", "aria-hidden": "true" });
-    span.innerHTML = `<svg xmlns="${SVGNS}" viewBox="0 0 100 100" width="44" height="44">${this.previews[`front:${tile}:0`] || this.previews[key]}</svg>`;
+    span.innerHTML = `<svg xmlns="${SVGNS}" viewBox="0 0 100 100" width="44" height="44">${markup}</svg>`;
     return span;
   }
 

@@ -107,7 +107,8 @@ def marram_previews(state: games.State, seat: int, legal: list[str]) -> dict[str
     show_prey = view.get("variant") == "animals"
     tiles = view.get("tiles") or {}
     at = {(int(t["x"]), int(t["y"])): t for t in view.get("board") or []}
-    wanted: set[tuple[str, int, int]] = set()
+    # Upright drawings of the hand for the picker's buttons.
+    wanted: set[tuple[str, int, int]] = {("front", int(t), 0) for t in view.get("hand") or []}
     for move in legal:
         words = move.split()
         if words[0] == "place":
@@ -133,12 +134,12 @@ def marram_previews(state: games.State, seat: int, legal: list[str]) -> dict[str
     return previews
 
 
-def page_data(seat: Seat, token: str) -> dict[str, Any]:
+def page_data(
+    seat: Seat, token: str, state: games.State | None, legal: list[str]
+) -> dict[str, Any]:
     """Everything play.js needs, for the `game-data` JSON island of the game page."""
     game = seat.game
-    state = service.load_state(game)
     your_turn = game.status == "running" and game.to_move == seat.seat and state is not None
-    legal = state.legal_moves() if your_turn and state is not None else []
     data: dict[str, Any] = {
         "game_id": game.id,
         "engine": game.engine,
@@ -191,21 +192,23 @@ def json_island(value: object) -> Markup:
 
 
 @bp.app_template_global("pbem_board")
-def pbem_board(seat: Seat, token: str) -> dict[str, Any]:
-    """Context for `pages/_board.html`: `{% set board = pbem_board(seat, token) %}`."""
-    data = page_data(seat, token)
-    legal: list[str] = []
-    if data["your_turn"]:
-        state = service.load_state(seat.game)
-        assert state is not None
-        legal = state.legal_moves()
+def pbem_board(seat: Seat, token: str, svg: Markup | None = None) -> dict[str, Any]:
+    """Context for `pages/_board.html`: `{% set kit = pbem_board(seat, token, board) %}`.
+
+    `svg` is the board the page has already drawn (drawing a long Marram game takes a while).
+    """
+    game = seat.game
+    state = service.load_state(game)
+    your_turn = game.status == "running" and game.to_move == seat.seat and state is not None
+    legal = state.legal_moves() if your_turn and state is not None else []
+    data = page_data(seat, token, state, legal)
     return {
-        "svg": board_svg_markup(seat),
+        "svg": svg if svg is not None else board_svg_markup(seat),
         "legal": legal,
         "legal_json": json_island(legal),
         "data_json": json_island(data),
-        "engine": seat.game.engine,
-        "your_turn": data["your_turn"],
+        "engine": game.engine,
+        "your_turn": your_turn,
         "script": url_for("boardkit.static", filename="play.js"),
         "css": url_for("boardkit.static", filename="pbem.css"),
     }

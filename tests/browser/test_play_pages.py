@@ -161,9 +161,23 @@ def test_mmw_game_until_a_sinking(server: Server, browser: Browser, screenshots:
         if ply == 0:
             save(page, screenshots, "mmw-choosing")
         page.click(f'#board .square[data-square="{target}"]', force=True)
+        # The page foretells a sinking exactly when the engine will sink the stack.
+        words = page.locator("#pending .pbem-choice-words")
+        if sunk:
+            expect(words).to_contain_text(f"The stack on {target} sinks")
+            save(page, screenshots, "mmw-sinking-move")
+        else:
+            expect(words).not_to_contain_text("sinks")
         confirm(player, move, ply)
         state = state.play(move)
         ply += 1
+        if ply == 1:
+            # The other page, left alone, notices the move and offers the new position.
+            other = next(p for p in players if p is not player)
+            expect(other.page.locator("#status")).to_have_attribute(
+                "data-your-turn", "yes", timeout=20000
+            )
+            expect(other.page.locator("#picker")).to_be_visible()
     assert sunk
     page = player.page
     view = player.data()["view"]
@@ -266,3 +280,40 @@ def test_marram_turn_place_rotate_boot_flip(
     save(second.page, screenshots, "marram-other-seat")
     for p in players:
         p.context.close()
+
+
+# --- without JavaScript ---
+
+
+def test_plain_form_without_javascript(server: Server, browser: Browser, screenshots: Path) -> None:
+    start_game(browser, server.url, "gorami", {"board": "16"}, EMAILS)
+    players = players_by_seat(server, browser, "gorami")
+    first = players[0]
+    legal = first.legal()
+    # The same page in a browser that runs no script: the plain form with every legal move.
+    context = browser.new_context(base_url=server.url, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(first.page.url)
+    expect(page.locator("#move-form")).to_be_visible()
+    expect(page.locator("#picker")).to_be_hidden()
+    options = page.locator("#move-select option")
+    expect(options).to_have_count(len(legal))
+    save(page, screenshots, "gorami-no-js")
+    # A stale ply is refused with a page that says so; a good one is played.
+    page.select_option("#move-select", legal[1])
+    page.click("#move-form button[type=submit]")
+    expect(page.locator("#submission")).to_have_attribute("data-status", "applied")
+    page.goto(first.page.url)
+    expect(page.locator("#status")).to_have_attribute("data-ply", "1")
+    context.close()
+    # The other player's page moved on; the first player's old page is now stale.
+    stale = first.page
+    stale.click('.pbem-disc[data-number="1"]')
+    target = stale.locator("#board .cell.pbem-target").first
+    target.click()
+    stale.click("#pending .pbem-confirm")
+    expect(stale.locator("#pending .pbem-error")).to_contain_text("the game is at move 2")
+    stale.click("#pending .pbem-refresh")
+    expect(stale.locator("#status")).to_have_attribute("data-ply", "1")
+    for player in players:
+        player.context.close()
