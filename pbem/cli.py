@@ -16,7 +16,17 @@ log = logging.getLogger("pbem")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    parser = _parser()
+    # argparse leaves options it does not know (e.g. `pbem worker --concurrency 4`) aside; the
+    # pass-through commands take them, the others refuse them.
+    args, extra = parser.parse_known_args(list(sys.argv[1:] if argv is None else argv))
+    passthrough = {"worker": "celery_args", "beat": "celery_args", "db": "db_args"}
+    if extra and args.command in passthrough:
+        setattr(
+            args, passthrough[args.command], [*extra, *getattr(args, passthrough[args.command])]
+        )
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         result: int = args.run(args)
     except ConfigError as exc:

@@ -88,3 +88,18 @@ def test_play_is_the_terminal_game(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(terminal, "main", lambda argv: seen.append(argv) or 0)
     assert cli.main(["play", "gorami", "--board", "16"]) == 0
     assert seen == [["gorami", "--board", "16"]]
+
+
+def test_worker_and_beat_pass_their_options_to_celery(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[str, list[str]]] = []
+    monkeypatch.setattr(
+        cli,
+        "_celery_command",
+        lambda args: seen.append((args.celery_command, args.celery_args)) or 0,
+    )
+    assert cli.main(["worker", "--loglevel", "INFO", "--concurrency", "2"]) == 0
+    assert cli.main(["beat", "--loglevel", "INFO"]) == 0
+    assert seen == [
+        ("worker", ["--loglevel", "INFO", "--concurrency", "2"]),
+        ("beat", ["--loglevel", "INFO"]),
+    ]
