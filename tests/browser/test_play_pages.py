@@ -51,6 +51,7 @@ def test_gorami_game_on_the_16_board(server: Server, browser: Browser, screensho
     rng = random.Random(16)
     ply = 0
     checked_reason = checked_refusal = False
+    reasons: set[str] = set()
     while True:
         player = mover(players, ply)
         if player is None:
@@ -61,6 +62,15 @@ def test_gorami_game_on_the_16_board(server: Server, browser: Browser, screensho
         move = rng.choice(legal)
         number, cell = move[0], move[1:]
         page.click(f'.pbem-disc[data-number="{number}"]')
+        # Exactly the cells the legal moves name for this number are offered; the others say why.
+        marks = page.evaluate(
+            """() => Array.from(document.querySelectorAll('#board [data-cell]')).map(g =>
+                [g.dataset.cell, g.classList.contains('pbem-target'), g.dataset.reason || ''])"""
+        )
+        for name, offered, reason in marks:
+            assert offered == (f"{number}{name}" in legal), (number, name)
+            assert offered or reason
+            reasons.update(r for r in ("taken", "shares an edge", "no ") if r in reason)
         if not checked_reason:
             # A cell where this disc cannot go is marked, and says why when clicked.
             blocked = page.locator("#board .cell.pbem-blocked").first
@@ -91,6 +101,7 @@ def test_gorami_game_on_the_16_board(server: Server, browser: Browser, screensho
         confirm(player, move, ply)
         ply += 1
     assert checked_reason and checked_refusal
+    assert {"taken", "shares an edge"} <= reasons
     for player in players:
         player.page.reload()
         expect(player.page.locator("#status")).to_have_attribute("data-status", "finished")
