@@ -92,6 +92,13 @@ class Play {
       this.picker.hidden = true;
     }
     this.watchForTurn();
+    this.markTitle();
+  }
+
+  // A tab left open shows in its title when the player is wanted.
+  markTitle() {
+    if (this.baseTitle === undefined) this.baseTitle = document.title;
+    document.title = this.data.your_turn ? `● Your turn · ${this.baseTitle}` : this.baseTitle;
   }
 
   get svg() {
