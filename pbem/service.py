@@ -302,7 +302,10 @@ def accept_invitation(seat_id: int) -> Acceptance:
     if seat is None:
         raise NotFound("There is no such seat.")
     game = _lock_game(seat.game_id)
-    db.session.refresh(seat)
+    # Read every seat afresh under the lock: the last acceptance, and only it, starts the game.
+    db.session.execute(
+        select(Seat).where(Seat.game_id == game.id).execution_options(populate_existing=True)
+    ).all()
     if seat.accepted_at is not None or game.status != INVITING:
         db.session.commit()
         return Acceptance(started=False, already=True, outbox_ids=[])
