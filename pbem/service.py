@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload
 
 from pbem import games, links, mail
 from pbem.app import settings
@@ -122,6 +123,7 @@ def seat_for_token(token: str, purpose: str) -> Seat:
     )
     seat = db.session.execute(
         select(Seat)
+        .options(joinedload(Seat.game))  # every caller goes on to the game: one round trip
         .where(Seat.game_id == claims.game_id, Seat.seat == claims.seat)
         # The nonce must be read fresh: a seat cached in this session may predate a rotation.
         .execution_options(populate_existing=True)
@@ -397,14 +399,20 @@ def apply_move(submission_id: int) -> list[int]:
     Appends the move, stores the new snapshot and writes the outbox rows, or marks the submission
     rejected. Returns the outbox ids to send. Running it again for the same id changes nothing.
     """
-    submission = db.session.get(Submission, submission_id)
-    if submission is None or submission.status != PENDING:
-        db.session.rollback()
-        return []
-    game = _lock_game(submission.game_id)
-    # Another worker may have decided this submission while we waited for the lock.
-    db.session.refresh(submission)
-    if submission.status != PENDING:
+    game = db.session.execute(
+        select(Game)
+        .join(Submission, Submission.game_id == Game.id)
+        .where(Submission.id == submission_id)
+        .with_for_update(of=Game)
+        .execution_options(populate_existing=True)
+    ).scalar_one_or_none()
+    # Read under the lock: another worker may have decided this submission while we waited.
+    submission = db.session.execute(
+        select(Submission)
+        .where(Submission.id == submission_id)
+        .execution_options(populate_existing=True)
+    ).scalar_one_or_none()
+    if game is None or submission is None or submission.status != PENDING:
         db.session.commit()
         return []
     try:
