@@ -69,3 +69,44 @@ class TempDatabase:
     def scalar(self, text: str, *params: Any) -> Any:
         rows = self.query(text, *params)
         return rows[0][0] if rows else None
+
+
+class RowLock:
+    """Holds a row lock from outside the service, until released.
+
+    A worker that needs the row (`SELECT … FOR UPDATE`) waits inside its task: the test knows the
+    task is running, and can make several run at once or kill the worker in the middle of one.
+    The default mode, NO KEY UPDATE, still lets other rows reference this one (a foreign key
+    check takes KEY SHARE), so the web keeps storing submissions meanwhile.
+    """
+
+    def __init__(
+        self, db: TempDatabase, table: str, key: str, value: Any, mode: str = "NO KEY UPDATE"
+    ) -> None:
+        assert mode in ("UPDATE", "NO KEY UPDATE")
+        self.conn = psycopg.connect(libpq_url(db.url))
+        query = sql.SQL("SELECT 1 FROM {} WHERE {} = %s FOR " + mode).format(
+            sql.Identifier(table), sql.Identifier(key)
+        )
+        found = self.conn.execute(query, (value,)).fetchone()
+        assert found is not None, f"no {table} row with {key}={value!r}"
+
+    def release(self) -> None:
+        if not self.conn.closed:
+            self.conn.rollback()
+            self.conn.close()
+
+    def __enter__(self) -> RowLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def lock_waiters(db: TempDatabase) -> int:
+    """How many sessions of this database are waiting for a lock right now."""
+    value = db.scalar(
+        "SELECT count(*) FROM pg_stat_activity "
+        "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    )
+    return int(value or 0)

@@ -64,6 +64,8 @@ class Stack:
         self.beat: Proc | None = None
         self.web: Proc | None = None
         self._db_created = False
+        # Message-IDs a test has already failed on for arriving twice; the session check skips them.
+        self.reported_duplicates: set[str] = set()
 
     # Configuration shared by every process
 
@@ -203,6 +205,11 @@ class Stack:
             proc.stop()
         self.workers.clear()
 
+    def reset_workers(self) -> None:
+        """Back to the one default worker, whatever a test started or killed."""
+        self.stop_workers()
+        self.start_worker()
+
     def start_beat(self) -> Proc:
         if self.beat is not None and self.beat.running:
             return self.beat
@@ -253,7 +260,18 @@ class Stack:
         return _int_reply(waiting), _int_reply(unacked)
 
     def queue_empty(self) -> bool:
-        return self.redis.running and self.queue_depth() == (0, 0)
+        """Nothing waiting in the queue (tasks reserved by a live or dead worker aside)."""
+        return self.redis.running and self.queue_depth()[0] == 0
+
+    def settled(self, game_id: str) -> bool:
+        """No pending submission or email of this game, and nothing waiting in the queue."""
+        pending = self.db.scalar(
+            "select (select count(*) from submissions where game_id = %s and status = 'pending')"
+            " + (select count(*) from outbox where game_id = %s and status = 'pending')",
+            game_id,
+            game_id,
+        )
+        return pending == 0 and self.queue_empty()
 
     def logs(self, lines: int = 40) -> str:
         """The last lines of every process log but the once-a-second sweep chatter."""
