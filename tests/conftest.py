@@ -16,9 +16,10 @@ from pbem.extensions import db
 from tests.countdown import GAME as COUNTDOWN
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def countdown_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Registers the tiny test engine `countdown` beside the real ones."""
+    """Registers the tiny test engine `countdown` beside the real ones (for the `app` fixture and
+    whoever asks; other suites see the real registry only)."""
     monkeypatch.setitem(games._MODULES, "countdown", "tests.countdown")
     monkeypatch.setitem(games._loaded, "countdown", COUNTDOWN)
 
@@ -44,7 +45,7 @@ def make_app(tmp_path: Path, **overrides: object) -> Flask:
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
+def app(tmp_path: Path, countdown_engine: None) -> Iterator[Flask]:
     app = make_app(tmp_path)
     with app.app_context():
         db.create_all()

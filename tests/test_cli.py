@@ -11,7 +11,7 @@ from pbem import cli
 
 
 @pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, countdown_engine: None) -> Path:
     for name, value in {
         "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}",
         "SECRET_KEY": "cli-test-secret-0123456789",

@@ -17,7 +17,22 @@ from tests.conftest import make_app
 
 
 def test_upgrade_on_an_empty_database_yields_the_models_schema(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+    _assert_migrations_match_models(make_app(tmp_path))
+
+
+def test_upgrade_on_an_empty_postgresql_database_yields_the_models_schema(tmp_path: Path) -> None:
+    from tests.support.pg import TempDatabase, server_available
+
+    if (why := server_available()) is not None:
+        pytest.skip(f"PostgreSQL unavailable: {why}")
+    database = TempDatabase(prefix="pbem_models").create()
+    try:
+        _assert_migrations_match_models(make_app(tmp_path, DATABASE_URL=database.url))
+    finally:
+        database.drop()
+
+
+def _assert_migrations_match_models(app: Flask) -> None:
     with app.app_context():
         upgrade()
         with db.engine.connect() as connection:
