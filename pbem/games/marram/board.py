@@ -80,12 +80,11 @@ def fits(face: Face, req: Req) -> tuple[int, ...]:
     """Rotation indices (0-3) in which `face` meets the requirement, memoised per profile."""
     found = face.fit_cache.get(req)
     if found is None:
-        want = unpack(req)
-        found = tuple(
-            k
-            for k in range(4)
-            if all(r < 0 or r == c for r, c in zip(want, face.sides[k], strict=True))
-        )
+        mask = 0
+        for d in range(4):
+            if req >> (5 * d) & 31:
+                mask |= 31 << (5 * d)
+        found = tuple(k for k, packed in enumerate(face.packed) if packed & mask == req)
         face.fit_cache[req] = found
     return found
 

@@ -180,6 +180,52 @@ def creatures_on(board: dict[Pos, Laid], pos: Pos) -> list[Creature]:
     return out
 
 
+def _is_complete(board: dict[Pos, Laid], start: Node, seen: set[Node]) -> bool:
+    """Whether the region holding `start` is complete; stops at the first open side or creature.
+
+    Every quadrant visited is added to `seen`: it belongs to the same region, so the answer holds
+    for it too.
+    """
+    seen.add(start)
+    stack = [start]
+    terrain = board[start[0]].face.terr[board[start[0]].k][start[1]]
+    while stack:
+        (x, y), q = stack.pop()
+        laid = board[(x, y)]
+        prev = (q + 3) % 4
+        if laid.piece_at(q) >= 0 or laid.piece_at(prev) >= 0:
+            return False
+        terr = laid.face.terr[laid.k]
+        for other in (((x, y), (q + 1) % 4), ((x, y), prev)):
+            if terr[other[1]] == terrain and other not in seen:
+                seen.add(other)
+                stack.append(other)
+        for d, facing in ((q, (q + 3) % 4), (prev, (q + 1) % 4)):
+            dx, dy = DELTAS[d]
+            npos = (x + dx, y + dy)
+            if npos not in board:
+                return False
+            other = (npos, facing)
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return True
+
+
+def complete_regions_at(board: dict[Pos, Laid], nodes: Iterable[Node]) -> list[Region]:
+    """The distinct complete regions holding the given quadrant nodes, in the order first met."""
+    out: list[Region] = []
+    seen: set[Node] = set()
+    for node in nodes:
+        if node in seen or node[0] not in board:
+            continue
+        if _is_complete(board, node, seen):
+            region = region_at(board, node[0], node[1])
+            seen |= region.nodes
+            out.append(region)
+    return out
+
+
 def regions_at(board: dict[Pos, Laid], nodes: Iterable[Node]) -> list[Region]:
     """The distinct regions holding the given quadrant nodes, in the order first met."""
     out: list[Region] = []

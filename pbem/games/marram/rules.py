@@ -17,11 +17,11 @@ from pbem.games.marram.board import Laid, Pos, Req
 from pbem.games.marram.features import (
     Creature,
     Region,
+    complete_regions_at,
     creature_at,
     creatures_on,
     majority,
     region_at,
-    regions_at,
 )
 from pbem.games.marram.notation import Move, parse
 from pbem.games.marram.tiles import (
@@ -282,8 +282,11 @@ class MarramState:
         groups = self.groups()
         for tid in self.hands[seat]:
             face = tiles[tid].front
+            cache = face.fit_cache
             for req, positions in groups.items():
-                rots = bd.fits(face, req)
+                rots = cache.get(req)
+                if rots is None:
+                    rots = bd.fits(face, req)
                 if not rots:
                     continue
                 for k in rots:
@@ -501,9 +504,8 @@ class MarramState:
                 for p, b in sorted(creature.spokes):
                     freed += [(p, b), (p, (b + 1) % 4)]
         nodes = [(pos, q) for q in range(4)] + freed
-        for region in regions_at(self.board, nodes):
-            if region.complete:
-                self._score_region(region, ply)
+        for region in complete_regions_at(self.board, nodes):
+            self._score_region(region, ply)
 
     def _take_claims(self, on: set[tuple[Pos, str]]) -> list[int]:
         """Return claim tokens standing on `on` to their owners; count them by seat."""

@@ -95,6 +95,8 @@ class Face:
     )
     # Packed requirement -> fitting rotations; shared by every face with the same side profile.
     fit_cache: dict[int, tuple[int, ...]] = field(init=False, repr=False)
+    # [k] the four side codes packed like a requirement (see board.Req).
+    packed: tuple[int, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         terr0 = tuple(TERRAINS.index(t) for t in self.q)
@@ -138,6 +140,11 @@ class Face:
         object.__setattr__(self, "sig", sides[0])
         object.__setattr__(self, "_suffixes", {})
         object.__setattr__(self, "fit_cache", _FIT_CACHES.setdefault(self.sig, {}))
+        object.__setattr__(
+            self,
+            "packed",
+            tuple(sum((code + 1) << (5 * d) for d, code in enumerate(row)) for row in sides),
+        )
 
     def species_at(self, k: int, spoke: int) -> str:
         """Species carried by a board spoke in rotation k ("" when none)."""

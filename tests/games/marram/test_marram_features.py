@@ -186,7 +186,7 @@ CREATURES = [
 
 
 @pytest.mark.parametrize(("start", "tiles", "species", "valid", "value"), CREATURES)
-@pytest.mark.parametrize("variant", ["classic", "pitchfork"])
+@pytest.mark.parametrize("variant", ["classic", "pitchfork", "animals"])
 def test_creature_completion_validity_and_value(
     start: list[str], tiles: list[tuple[list[str], int]], species: str, valid: bool, value: int,
     variant: str,

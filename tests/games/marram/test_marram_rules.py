@@ -525,3 +525,15 @@ def test_view_fields() -> None:
     assert start == {"x": 0, "y": 0, "tile": 0, "rotation": 0, "face": "front", "tokens": [],
                      "removed": []}  # fmt: skip
     assert "0" in view["tiles"] and "q" in view["tiles"]["0"]
+
+
+def test_scenario_options_survive_the_json_round_trip() -> None:
+    deck, ids = deck_for([FLIPPER, one(["o:end:E"])], SAND)
+    state = new(deck, start=ORANGE_START, variant="animals", players=3)
+    state = solo(state, f"place {ids[0]} 1,0 0 boot NE")
+    data = json.loads(json.dumps(state.to_json()))
+    again = GAME.from_json(data)
+    assert again.to_json() == state.to_json()
+    assert again.legal_moves() == state.legal_moves()
+    assert data["deck"][0] == FLIPPER and data["start"] == ORANGE_START
+    assert again.play("flip 1,0 180").to_json() == state.play("flip 1,0 180").to_json()
