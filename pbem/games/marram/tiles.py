@@ -269,7 +269,6 @@ def parse_face(data: Any, where: str = "tile") -> Face:
                     f"pieces {used[s].text()!r} and {piece.text()!r} share spoke {SPOKES[s]}",
                 )
             used[s] = piece
-    pieces.sort(key=lambda p: p.spokes)
     coins = []
     for coin in _as_list(data, "coins", where):
         if not isinstance(coin, list | tuple) or len(coin) != 2:
@@ -281,14 +280,12 @@ def parse_face(data: Any, where: str = "tile") -> Face:
         if quads[quad] != "g":
             raise _fail(where, f"coin {list(coin)!r} lies on sand; coins lie on grass")
         coins.append((quad, metal))
-    coins.sort()
     flowers = []
     for flower in _as_list(data, "flowers", where):
         quad = _quadrant(flower, where, f"flower {flower!r}")
         if quads[quad] != "s":
             raise _fail(where, f"flower on {QUADRANTS[quad]} lies on grass; flowers lie on sand")
         flowers.append(quad)
-    flowers.sort()
     prey = []
     seen: set[int] = set()
     for item in _as_list(data, "prey", where):
@@ -310,7 +307,6 @@ def parse_face(data: Any, where: str = "tile") -> Face:
             raise _fail(where, f"two prey name spoke {name}")
         seen.add(spoke)
         prey.append((spoke, animal))
-    prey.sort()
     return Face(
         q=(quads[0], quads[1], quads[2], quads[3]),
         pieces=tuple(pieces),
