@@ -271,6 +271,7 @@ def test_a_valid_snake_eats_its_prey(animal: str, points: int) -> None:
     assert eaten == {"ply": eaten["ply"], "type": "eaten", "seat": 0, "prey": animal,
                      "points": points, "x": 1, "y": 0, "loc": "W"}  # fmt: skip
     assert state.scores()[0] == points and state.view(0)["supplies"][0]["bets"] == 2
+    assert scored(state)[0]["winners"] == [], "a bet is not a claim"
 
 
 def test_bets_are_lost_on_a_freak_beast() -> None:
@@ -537,3 +538,14 @@ def test_scenario_options_survive_the_json_round_trip() -> None:
     assert again.legal_moves() == state.legal_moves()
     assert data["deck"][0] == FLIPPER and data["start"] == ORANGE_START
     assert again.play("flip 1,0 180").to_json() == state.play("flip 1,0 180").to_json()
+
+
+def test_bets_standing_at_the_end_score_nothing() -> None:
+    tile = one(["o:end:W"], prey=[["W", "frog"]])
+    deck = [tile, SAND, SAND, SAND]
+    state = new(deck, start=ORANGE_START, variant="animals")
+    state = play(state, "place 1 1,0 0 bet W", "place 2 0,-1 0", "place 4 0,-2 0", "pass")
+    state = play(state, "place 3 0,-3 0")
+    assert state.outcome is not None and state.outcome.reason == "tiles-out"
+    assert state.scores() == [0, 0] and events(state, "end-bonus") == []
+    assert tokens(state) == [(0, "bet", 1, 0, "W")]
