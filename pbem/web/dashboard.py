@@ -81,11 +81,14 @@ class GameLine:
 
     @property
     def order(self) -> tuple[int, float]:
-        rank = {RUNNING: 1, INVITING: 2, FINISHED: 3}.get(self.status, 4)
+        # Waiting for this player first: their move, then an invitation to answer; then games
+        # waiting for others, then those still gathering players, then the finished ones.
         if self.your_turn:
             rank = 0
-        if self.invited:
-            rank = min(rank, 1)
+        elif self.invited:
+            rank = 1
+        else:
+            rank = {RUNNING: 2, INVITING: 3, FINISHED: 4}.get(self.status, 5)
         return rank, -self.last_activity.timestamp()
 
 
