@@ -7,6 +7,7 @@ attempt (same Message-ID, same Date), so a retried message is the same message.
 
 from __future__ import annotations
 
+import atexit
 import email
 import email.policy
 import hashlib
@@ -14,6 +15,7 @@ import os
 import re
 import secrets
 import smtplib
+import threading
 from dataclasses import dataclass
 from datetime import UTC
 from email.message import EmailMessage
@@ -79,13 +81,57 @@ def deliver(row: OutboxMessage, settings: Settings) -> None:
 
 
 def send_smtp(message: EmailMessage, smtp: SmtpSettings) -> None:
+    """Send over a connection kept open between messages (a worker sends one after another).
+
+    A kept connection is checked with NOOP before use and replaced if the server dropped it. Any
+    failure during the send closes it and is raised: the caller retries later, never here, since
+    the server may have taken the message before the failure.
+    """
+    client = _open_connection(smtp)
+    try:
+        client.send_message(message)
+    except BaseException:
+        _close_connection()
+        raise
+
+
+_kept = threading.local()  # one connection per thread: smtplib clients are not thread-safe
+
+
+def _open_connection(smtp: SmtpSettings) -> smtplib.SMTP:
+    client: smtplib.SMTP | None = getattr(_kept, "client", None)
+    if client is not None and getattr(_kept, "settings", None) == smtp:
+        try:
+            if client.noop()[0] == 250:
+                return client
+        except (OSError, smtplib.SMTPException):
+            pass
+    _close_connection()
     client_class = smtplib.SMTP_SSL if smtp.ssl else smtplib.SMTP
-    with client_class(smtp.host, smtp.port, timeout=30) as client:
+    client = client_class(smtp.host, smtp.port, timeout=30)
+    try:
         if smtp.starttls:
             client.starttls()
         if smtp.username:
             client.login(smtp.username, smtp.password or "")
-        client.send_message(message)
+    except BaseException:
+        client.close()
+        raise
+    _kept.client, _kept.settings = client, smtp
+    return client
+
+
+def _close_connection() -> None:
+    client: smtplib.SMTP | None = getattr(_kept, "client", None)
+    _kept.client = None
+    if client is not None:
+        try:
+            client.quit()
+        except (OSError, smtplib.SMTPException):
+            client.close()
+
+
+atexit.register(_close_connection)
 
 
 def save_to_folder(message: EmailMessage, folder: Path, name: str) -> Path:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import email
 import email.policy
+import smtplib
 from pathlib import Path
+from typing import ClassVar
 
 from flask import Flask
 
@@ -52,30 +54,57 @@ def test_without_smtp_mail_is_saved_once_per_row(app: Flask, tmp_path: Path) -> 
     assert "".join(piece for piece, _ in pieces) == listed[0].text
 
 
-def test_smtp_delivery(app: Flask, monkeypatch) -> None:
-    sent: list[tuple[str, int, str]] = []
+class FakeSMTP:
+    """Records what an smtplib.SMTP client is asked to do; `alive` False fails the NOOP check."""
 
-    class FakeSMTP:
-        def __init__(self, host: str, port: int, timeout: float) -> None:
-            self.host, self.port = host, port
+    log: ClassVar[list[tuple[str, object]]] = []
+    alive = True
 
-        def __enter__(self) -> FakeSMTP:
-            return self
+    def __init__(self, host: str, port: int, timeout: float) -> None:
+        self.log.append(("connect", (host, port)))
 
-        def __exit__(self, *exc: object) -> None:
-            pass
+    def login(self, user: str, password: str) -> None:
+        self.log.append(("login", user))
 
-        def login(self, user: str, password: str) -> None:
-            sent.append(("login", 0, user))
+    def noop(self) -> tuple[int, bytes]:
+        if not FakeSMTP.alive:
+            raise smtplib.SMTPServerDisconnected("gone")
+        return 250, b"ok"
 
-        def send_message(self, message: email.message.EmailMessage) -> None:
-            sent.append((self.host, self.port, str(message["To"])))
+    def send_message(self, message: email.message.EmailMessage) -> None:
+        self.log.append(("send", str(message["To"])))
 
+    def quit(self) -> None:
+        if not FakeSMTP.alive:
+            raise smtplib.SMTPServerDisconnected("gone")
+        self.log.append(("quit", None))
+
+    def close(self) -> None:
+        self.log.append(("close", None))
+
+
+def test_smtp_keeps_its_connection_between_messages(app: Flask, monkeypatch) -> None:
+    FakeSMTP.log = []
     monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
     row = _first_invite()
     smtp = SmtpSettings("mail.example.org", 2525, "u", "p", ssl=False, starttls=False)
-    mail.send_smtp(mail.build_message(row, "pbem@pbem.test"), smtp)
-    assert sent == [("login", 0, "u"), ("mail.example.org", 2525, row.to)]
+    message = mail.build_message(row, "pbem@pbem.test")
+    mail.send_smtp(message, smtp)
+    mail.send_smtp(message, smtp)
+    assert FakeSMTP.log == [
+        ("connect", ("mail.example.org", 2525)),
+        ("login", "u"),
+        ("send", row.to),
+        ("send", row.to),
+    ]
+    # The server dropped the kept connection: NOOP notices, a new one is opened.
+    FakeSMTP.log, FakeSMTP.alive = [], False
+    try:
+        mail.send_smtp(message, smtp)
+    finally:
+        FakeSMTP.alive = True
+        mail._close_connection()
+    assert [entry[0] for entry in FakeSMTP.log] == ["close", "connect", "login", "send", "quit"]
 
 
 def test_mail_domain() -> None:
