@@ -49,11 +49,12 @@ def signin_token(player: Player) -> str:
 
 
 def player_for_token(token: str) -> Player:
-    """The player a seat link or a sign-in link speaks for; links.LinkError otherwise."""
-    try:
-        return service.seat_for_token(token, links.SEAT).player
-    except links.WrongLink:
-        pass
+    """The player a seat, invitation or sign-in link speaks for; links.LinkError otherwise."""
+    for purpose in (links.SEAT, links.INVITE):
+        try:
+            return service.seat_for_token(token, purpose).player
+        except links.WrongLink:
+            continue
     claims = links.read_token(
         current_app.config["SECRET_KEY"],
         token,

@@ -72,3 +72,12 @@ def test_a_signin_link_is_not_a_seat_link(client: FlaskClient) -> None:
     assert page.status_code == 403
     api = client.get(f"/api/games/{game.id}?token={token}")
     assert api.status_code == 403
+
+
+def test_an_invitation_link_opens_the_dashboard(client: FlaskClient) -> None:
+    game = create(client, "mmw")
+    (row, *_) = [m for m in mails(kind="invite") if m.game_id == game.id]
+    (token,) = re.findall(r"/invite/([^\s\"<]+)", row.text)
+    page = client.get(f"/me?token={token}")
+    assert page.status_code == 200
+    assert game.id in page.text and "accept the invitation" in page.text
