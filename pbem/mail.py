@@ -7,7 +7,6 @@ attempt (same Message-ID, same Date), so a retried message is the same message.
 
 from __future__ import annotations
 
-import atexit
 import email
 import email.policy
 import hashlib
@@ -15,7 +14,8 @@ import os
 import re
 import secrets
 import smtplib
-import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC
 from email.message import EmailMessage
@@ -71,42 +71,31 @@ def build_message(row: OutboxMessage, mail_from: str) -> EmailMessage:
     return message
 
 
-def deliver(row: OutboxMessage, settings: Settings) -> None:
-    """Transmit one message; raises OSError or smtplib.SMTPException when it could not."""
+@contextmanager
+def delivering(row: OutboxMessage, settings: Settings) -> Iterator[None]:
+    """Transmit one message; the with-block runs once it is accepted, before the session closes.
+
+    The caller records the message as sent inside the block, so a worker lost while QUIT is under
+    way does not send it again. Raises OSError or smtplib.SMTPException if it was not accepted;
+    errors from QUIT are ignored, the message being accepted by then.
+    """
     message = build_message(row, settings.mail_from)
     if settings.smtp is None:
         save_to_folder(message, settings.outbox_dir, _file_name(row))
-    else:
-        send_smtp(message, settings.smtp)
-
-
-def send_smtp(message: EmailMessage, smtp: SmtpSettings) -> None:
-    """Send over a connection kept open between messages (a worker sends one after another).
-
-    A kept connection is checked with NOOP before use and replaced if the server dropped it. Any
-    failure during the send closes it and is raised: the caller retries later, never here, since
-    the server may have taken the message before the failure.
-    """
-    client = _open_connection(smtp)
-    try:
+        yield
+        return
+    with _smtp_session(settings.smtp) as client:
         client.send_message(message)
-    except BaseException:
-        _close_connection()
-        raise
+        yield
 
 
-_kept = threading.local()  # one connection per thread: smtplib clients are not thread-safe
+def deliver(row: OutboxMessage, settings: Settings) -> None:
+    with delivering(row, settings):
+        pass
 
 
-def _open_connection(smtp: SmtpSettings) -> smtplib.SMTP:
-    client: smtplib.SMTP | None = getattr(_kept, "client", None)
-    if client is not None and getattr(_kept, "settings", None) == smtp:
-        try:
-            if client.noop()[0] == 250:
-                return client
-        except (OSError, smtplib.SMTPException):
-            pass
-    _close_connection()
+@contextmanager
+def _smtp_session(smtp: SmtpSettings) -> Iterator[smtplib.SMTP]:
     client_class = smtplib.SMTP_SSL if smtp.ssl else smtplib.SMTP
     client = client_class(smtp.host, smtp.port, timeout=30)
     try:
@@ -114,24 +103,12 @@ def _open_connection(smtp: SmtpSettings) -> smtplib.SMTP:
             client.starttls()
         if smtp.username:
             client.login(smtp.username, smtp.password or "")
-    except BaseException:
-        client.close()
-        raise
-    _kept.client, _kept.settings = client, smtp
-    return client
-
-
-def _close_connection() -> None:
-    client: smtplib.SMTP | None = getattr(_kept, "client", None)
-    _kept.client = None
-    if client is not None:
+        yield client
+    finally:
         try:
             client.quit()
         except (OSError, smtplib.SMTPException):
             client.close()
-
-
-atexit.register(_close_connection)
 
 
 def save_to_folder(message: EmailMessage, folder: Path, name: str) -> Path:

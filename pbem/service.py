@@ -590,24 +590,28 @@ def send_outbox(outbox_id: int, now: datetime | None = None) -> Delivery:
     now = now or utcnow()
     row.attempts += 1
     try:
-        mail.deliver(row, config)
-    except (OSError, smtplib.SMTPException) as exc:
-        row.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-        if row.attempts >= config.mail_max_attempts or isinstance(
-            exc, smtplib.SMTPRecipientsRefused
-        ):
-            row.status = FAILED
+        with mail.delivering(row, config):
+            # Recorded as soon as the server took the message, before the session is closed.
+            row.status = SENT
+            row.sent_at = now
+            row.last_error = None
             db.session.commit()
-            return Delivery("failed")
-        delay = min(config.mail_retry_seconds * 2 ** (row.attempts - 1), 3600)
-        row.next_attempt_at = now + timedelta(seconds=delay)
-        db.session.commit()
-        return Delivery("retry", delay)
-    row.status = SENT
-    row.sent_at = now
-    row.last_error = None
-    db.session.commit()
+    except (OSError, smtplib.SMTPException) as exc:
+        return _failed_attempt(row, exc, now)
     return Delivery("sent")
+
+
+def _failed_attempt(row: OutboxMessage, exc: Exception, now: datetime) -> Delivery:
+    config = settings()
+    row.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+    if row.attempts >= config.mail_max_attempts or isinstance(exc, smtplib.SMTPRecipientsRefused):
+        row.status = FAILED
+        db.session.commit()
+        return Delivery("failed")
+    delay = min(config.mail_retry_seconds * 2 ** (row.attempts - 1), 3600)
+    row.next_attempt_at = now + timedelta(seconds=delay)
+    db.session.commit()
+    return Delivery("retry", delay)
 
 
 # --- the sweep -----------------------------------------------------------------------------------

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import email.policy
 import smtplib
 from pathlib import Path
 from typing import ClassVar
 
+import pytest
 from flask import Flask
 
 from pbem import mail, service
@@ -55,10 +57,9 @@ def test_without_smtp_mail_is_saved_once_per_row(app: Flask, tmp_path: Path) -> 
 
 
 class FakeSMTP:
-    """Records what an smtplib.SMTP client is asked to do; `alive` False fails the NOOP check."""
+    """Records what an smtplib.SMTP client is asked to do."""
 
     log: ClassVar[list[tuple[str, object]]] = []
-    alive = True
 
     def __init__(self, host: str, port: int, timeout: float) -> None:
         self.log.append(("connect", (host, port)))
@@ -66,45 +67,47 @@ class FakeSMTP:
     def login(self, user: str, password: str) -> None:
         self.log.append(("login", user))
 
-    def noop(self) -> tuple[int, bytes]:
-        if not FakeSMTP.alive:
-            raise smtplib.SMTPServerDisconnected("gone")
-        return 250, b"ok"
-
     def send_message(self, message: email.message.EmailMessage) -> None:
         self.log.append(("send", str(message["To"])))
 
     def quit(self) -> None:
-        if not FakeSMTP.alive:
-            raise smtplib.SMTPServerDisconnected("gone")
         self.log.append(("quit", None))
 
     def close(self) -> None:
         self.log.append(("close", None))
 
 
-def test_smtp_keeps_its_connection_between_messages(app: Flask, monkeypatch) -> None:
+def test_smtp_records_the_message_as_sent_before_quit(app: Flask, monkeypatch) -> None:
     FakeSMTP.log = []
     monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
     row = _first_invite()
     smtp = SmtpSettings("mail.example.org", 2525, "u", "p", ssl=False, starttls=False)
-    message = mail.build_message(row, "pbem@pbem.test")
-    mail.send_smtp(message, smtp)
-    mail.send_smtp(message, smtp)
+    config = dataclasses.replace(settings(), smtp=smtp)
+    with mail.delivering(row, config):
+        FakeSMTP.log.append(("recorded", row.id))
     assert FakeSMTP.log == [
         ("connect", ("mail.example.org", 2525)),
         ("login", "u"),
         ("send", row.to),
-        ("send", row.to),
+        ("recorded", row.id),
+        ("quit", None),
     ]
-    # The server dropped the kept connection: NOOP notices, a new one is opened.
-    FakeSMTP.log, FakeSMTP.alive = [], False
-    try:
-        mail.send_smtp(message, smtp)
-    finally:
-        FakeSMTP.alive = True
-        mail._close_connection()
-    assert [entry[0] for entry in FakeSMTP.log] == ["close", "connect", "login", "send", "quit"]
+
+
+def test_a_refused_message_is_not_recorded(app: Flask, monkeypatch) -> None:
+    class Refusing(FakeSMTP):
+        def send_message(self, message: email.message.EmailMessage) -> None:
+            raise smtplib.SMTPDataError(451, b"try later")
+
+    FakeSMTP.log = []
+    monkeypatch.setattr("smtplib.SMTP", Refusing)
+    row = _first_invite()
+    config = dataclasses.replace(
+        settings(), smtp=SmtpSettings("h", 25, None, None, ssl=False, starttls=False)
+    )
+    with pytest.raises(smtplib.SMTPDataError), mail.delivering(row, config):
+        FakeSMTP.log.append(("recorded", row.id))
+    assert ("recorded", row.id) not in FakeSMTP.log and FakeSMTP.log[-1] == ("quit", None)
 
 
 def test_mail_domain() -> None:

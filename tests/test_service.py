@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 import smtplib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -338,10 +340,12 @@ def test_failed_sends_back_off_then_succeed_once(
     row_id = created.outbox_ids[0]
     sent: list[int] = []
 
-    def down(row: OutboxMessage, settings: object) -> None:
+    @contextmanager
+    def down(row: OutboxMessage, settings: object) -> Iterator[None]:
         raise smtplib.SMTPServerDisconnected("connection refused")
+        yield
 
-    monkeypatch.setattr("pbem.mail.deliver", down)
+    monkeypatch.setattr("pbem.mail.delivering", down)
     now = utcnow()
     assert service.send_outbox(row_id, now) == service.Delivery("retry", 10)
     assert service.send_outbox(row_id, now) == service.Delivery("retry", 20)
@@ -350,7 +354,12 @@ def test_failed_sends_back_off_then_succeed_once(
     assert row.next_attempt_at == now + timedelta(seconds=20)
     assert "connection refused" in (row.last_error or "")
 
-    monkeypatch.setattr("pbem.mail.deliver", lambda row, settings: sent.append(row.id))
+    @contextmanager
+    def up(row: OutboxMessage, settings: object) -> Iterator[None]:
+        sent.append(row.id)
+        yield
+
+    monkeypatch.setattr("pbem.mail.delivering", up)
     assert service.send_outbox(row_id).status == "sent"
     assert service.send_outbox(row_id).status == "skipped"
     assert sent == [row_id]
@@ -359,10 +368,12 @@ def test_failed_sends_back_off_then_succeed_once(
 def test_sending_gives_up_after_max_attempts(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     row_id = service.create_game("countdown", {}, EMAILS).outbox_ids[0]
 
-    def down(row: OutboxMessage, settings: object) -> None:
+    @contextmanager
+    def down(row: OutboxMessage, settings: object) -> Iterator[None]:
         raise OSError("no route")
+        yield
 
-    monkeypatch.setattr("pbem.mail.deliver", down)
+    monkeypatch.setattr("pbem.mail.delivering", down)
     statuses = [service.send_outbox(row_id).status for _ in range(12)]
     assert statuses == ["retry"] * 11 + ["failed"]
 
