@@ -339,7 +339,11 @@ def markdown(
         + (f" --claim-rate {args.claim_rate}" if args.claim_rate != 0.5 else "")
         + (f" --set {args.set}" if args.set else "")
         + f"` — games per variant: {', '.join(f'{v} {n[v]}' for v in variants)}; "
-        f"{wall:.0f} s wall on {args.workers} worker(s).",
+        + (
+            f"{wall:.0f} s wall on {args.workers} worker(s)."
+            if not args.report
+            else f"merged with `--report` from {len(args.report)} saved run(s)."
+        ),
         "",
         "Per game: mean (sd) and min / p10 / median / p90 / max.",
         "",
@@ -412,6 +416,12 @@ def main(argv: list[str] | None = None) -> int:
         "--set", help="play a candidate tile set (JSON laid out like data/standard.json)"
     )
     parser.add_argument("--json", help="write every game's record and the summary here")
+    parser.add_argument(
+        "--report",
+        nargs="+",
+        metavar="JSON",
+        help="play nothing: report on the games saved by earlier --json runs (same length)",
+    )
     parser.add_argument("--md", help="also write the Markdown block here")
     args = parser.parse_args(argv)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
@@ -420,12 +430,23 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.set, encoding="utf-8") as fh:
             CANDIDATE = json.load(fh)
     length = "short" if args.short else "long"
-    tasks = [
-        (v, length, args.seed + i, args.claim_rate) for v in variants for i in range(args.games)
-    ]
-    started = time.perf_counter()
-    records = [_enrich(r) for r in run(tasks, args.workers)]
-    wall = time.perf_counter() - started
+    if args.report:
+        records = []
+        for name in args.report:
+            with open(name, encoding="utf-8") as fh:
+                records += json.load(fh)["games"]
+        variants = [v for v in VARIANTS if any(r["variant"] == v for r in records)]
+        args.games = max(Counter(r["variant"] for r in records).values())
+        args.short = records[0]["length"] == "short"
+        records = [_enrich(r) for r in records]
+        wall = sum(r["seconds"] for r in records) / max(1, args.workers)
+    else:
+        tasks = [
+            (v, length, args.seed + i, args.claim_rate) for v in variants for i in range(args.games)
+        ]
+        started = time.perf_counter()
+        records = [_enrich(r) for r in run(tasks, args.workers)]
+        wall = time.perf_counter() - started
     by_variant: dict[str, list[dict[str, Any]]] = {v: [] for v in variants}
     for r in sorted(records, key=lambda r: (r["variant"], r["seed"])):
         by_variant[r["variant"]].append(r)
