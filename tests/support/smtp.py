@@ -75,14 +75,15 @@ class Received:
 
 
 class Gate:
-    """Holds one SMTP stage ("RCPT" or "QUIT") for matching recipients until released.
+    """Holds one SMTP stage for matching recipients until released.
 
-    RCPT: the client is stuck before sending the message. QUIT: the message has been accepted
-    (250 sent) and the client waits for the goodbye. Tests kill a worker while it is held.
+    RCPT: the client is stuck before it could send the message. AFTER_DATA: the message has been
+    accepted (250 sent) and the client's next command on that connection (QUIT, RSET, NOOP or
+    the next MAIL) waits for an answer. Tests kill a worker while it is held.
     """
 
     def __init__(self, stage: str, recipient: str, reply: str | None = None) -> None:
-        assert stage in ("RCPT", "QUIT")
+        assert stage in ("RCPT", "AFTER_DATA")
         self.stage = stage
         self.recipient = recipient.lower()
         self.reply = reply  # None: the usual answer once released
@@ -121,12 +122,35 @@ class _Handler:
         envelope.rcpt_options.extend(rcpt_options)
         return "250 OK"
 
-    async def handle_QUIT(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+    async def _after_data(self, session: Session, reply: str) -> str:
         rcpts = self.last_rcpts.pop(id(session), [])
-        reply = "221 Bye"
-        for gate in self.sink.gates_for("QUIT", rcpts):
+        for gate in self.sink.gates_for("AFTER_DATA", rcpts):
             await gate.hold()
             reply = gate.reply or reply
+        return reply
+
+    async def handle_QUIT(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        return await self._after_data(session, "221 Bye")
+
+    async def handle_NOOP(
+        self, server: SMTP, session: Session, envelope: Envelope, arg: str
+    ) -> str:
+        return await self._after_data(session, "250 OK")
+
+    async def handle_RSET(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        return await self._after_data(session, "250 OK")
+
+    async def handle_MAIL(
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
+        address: str,
+        mail_options: list[str],
+    ) -> str:
+        reply = await self._after_data(session, "250 OK")
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
         return reply
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
