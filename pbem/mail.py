@@ -7,6 +7,7 @@ attempt (same Message-ID, same Date), so a retried message is the same message.
 
 from __future__ import annotations
 
+import base64
 import email
 import email.policy
 import hashlib
@@ -18,8 +19,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC
+from email.header import Header
 from email.message import EmailMessage
-from email.utils import format_datetime, parseaddr
+from email.utils import format_datetime, formataddr, parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +31,6 @@ from pbem.config import Settings, SmtpSettings
 from pbem.models import OutboxMessage
 
 LINK_RE = re.compile(r"https?://[^\s<>\"')]+")
-# Lines up to SMTP's hard limit, so bodies go out as plain 7bit text and links stay whole for
-# anyone reading the raw message (quoted-printable would break them across lines).
-POLICY = email.policy.SMTP.clone(max_line_length=998)
 
 
 def render(kind: str, **context: Any) -> tuple[str, str]:
@@ -51,24 +50,75 @@ def new_message_id(game_id: str, mail_from: str) -> str:
     return f"<{game_id}.{secrets.token_hex(6)}@{mail_domain(mail_from)}>"
 
 
+def message_bytes(row: OutboxMessage, mail_from: str) -> bytes:
+    """The message as sent: multipart/alternative, plain text then HTML, CRLF line ends.
+
+    Written out by hand because the `email` package takes milliseconds per message and a busy
+    worker sends one per move. Everything is derived from the row, so every attempt produces the
+    same bytes (same Message-ID, Date and boundary).
+    """
+    boundary = "==pbem-" + hashlib.sha256(row.message_id.encode()).hexdigest()[:24] + "=="
+    headers = [
+        ("From", _address_header(mail_from)),
+        ("To", _address_header(row.to)),
+        ("Subject", _text_header(row.subject)),
+        ("Date", format_datetime(row.created_at.replace(tzinfo=UTC))),
+        ("Message-ID", row.message_id),
+        ("In-Reply-To", row.in_reply_to),
+        ("References", row.references),
+        ("Auto-Submitted", "auto-generated"),
+        ("MIME-Version", "1.0"),
+        ("Content-Type", f'multipart/alternative; boundary="{boundary}"'),
+    ]
+    lines = [f"{name}: {_fold(value)}" for name, value in headers if value]
+    lines.append("")
+    for subtype, body in (("plain", row.text), ("html", row.html)):
+        lines += [f"--{boundary}", f'Content-Type: text/{subtype}; charset="utf-8"']
+        lines += _encoded_body(body)
+    lines += [f"--{boundary}--", ""]
+    return "\r\n".join(lines).encode("ascii")
+
+
 def build_message(row: OutboxMessage, mail_from: str) -> EmailMessage:
-    message = EmailMessage(policy=POLICY)
-    message["From"] = mail_from
-    message["To"] = row.to
-    message["Subject"] = row.subject
-    message["Date"] = format_datetime(row.created_at.replace(tzinfo=UTC))
-    message["Message-ID"] = row.message_id
-    if row.in_reply_to:
-        message["In-Reply-To"] = row.in_reply_to
-    if row.references:
-        message["References"] = row.references
-    message["Auto-Submitted"] = "auto-generated"
-    message.set_content(row.text)
-    message.add_alternative(row.html, subtype="html")
-    # A fixed boundary keeps a resent message identical to the first attempt.
-    digest = hashlib.sha256(row.message_id.encode()).hexdigest()[:24]
-    message.set_boundary(f"==pbem-{digest}==")
-    return message
+    """The message parsed back, for reading its parts and headers."""
+    parsed = email.message_from_bytes(message_bytes(row, mail_from), policy=email.policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+def _encoded_body(body: str) -> list[str]:
+    body = body.replace("\r\n", "\n")
+    if body.isascii() and all(len(line) <= 998 for line in body.split("\n")):
+        # Plain 7bit keeps links whole for anyone reading the raw message.
+        return ["Content-Transfer-Encoding: 7bit", "", *body.split("\n")]
+    encoded = base64.encodebytes(body.encode("utf-8")).decode("ascii")
+    return ["Content-Transfer-Encoding: base64", "", *encoded.splitlines()]
+
+
+def _text_header(value: str) -> str:
+    return value if value.isascii() else Header(value, "utf-8").encode()
+
+
+def _address_header(value: str) -> str:
+    if value.isascii():
+        return value
+    name, address = parseaddr(value)
+    return formataddr((name, address), charset="utf-8")
+
+
+def _fold(value: str) -> str:
+    """Fold a long header at spaces (References grows with the thread)."""
+    if len(value) <= 900:
+        return value
+    words, out, line = value.split(" "), [], ""
+    for word in words:
+        if line and len(line) + len(word) + 1 > 76:
+            out.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    out.append(line)
+    return "\r\n ".join(out)
 
 
 @contextmanager
@@ -79,13 +129,13 @@ def delivering(row: OutboxMessage, settings: Settings) -> Iterator[None]:
     way does not send it again. Raises OSError or smtplib.SMTPException if it was not accepted;
     errors from QUIT are ignored, the message being accepted by then.
     """
-    message = build_message(row, settings.mail_from)
+    message = message_bytes(row, settings.mail_from)
     if settings.smtp is None:
         save_to_folder(message, settings.outbox_dir, _file_name(row))
         yield
         return
     with _smtp_session(settings.smtp) as client:
-        client.send_message(message)
+        client.sendmail(parseaddr(settings.mail_from)[1], [row.to], message)
         yield
 
 
@@ -111,12 +161,12 @@ def _smtp_session(smtp: SmtpSettings) -> Iterator[smtplib.SMTP]:
             client.close()
 
 
-def save_to_folder(message: EmailMessage, folder: Path, name: str) -> Path:
+def save_to_folder(message: bytes, folder: Path, name: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     # Write then rename, so the /outbox page never reads half a message.
     partial = folder / f".{name}.{os.getpid()}.tmp"
-    partial.write_bytes(message.as_bytes())
+    partial.write_bytes(message)
     os.replace(partial, path)
     return path
 
@@ -160,7 +210,7 @@ def read_saved(path: Path) -> SavedMail:
     message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     body = message.get_body(preferencelist=("plain",))
-    text = body.get_content() if body is not None else ""
+    text = body.get_content().replace("\r\n", "\n") if body is not None else ""
     return SavedMail(
         name=path.name,
         to=str(message["To"]),

@@ -34,9 +34,33 @@ def test_a_message_is_plain_text_with_an_html_alternative(app: Flask) -> None:
     assert message["Message-ID"] == row.message_id and row.message_id.endswith("@pbem.test>")
     assert message["References"] == row.references
     assert message["To"] == row.to and "[pbem] Countdown" in message["Subject"]
+    assert _content(message, "plain") == row.text
+    assert _content(message, "html") == row.html
     # Rebuilding gives the same bytes: a retried message is the same message.
-    again = mail.build_message(row, "pbem <pbem@pbem.test>")
-    assert message.as_bytes() == again.as_bytes()
+    raw = mail.message_bytes(row, "pbem <pbem@pbem.test>")
+    assert raw == mail.message_bytes(row, "pbem <pbem@pbem.test>")
+    assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")
+    assert max(len(line) for line in raw.split(b"\r\n")) <= 998
+
+
+def _content(message: email.message.EmailMessage, subtype: str) -> str:
+    part = message.get_body((subtype,))
+    assert part is not None
+    return str(part.get_content()).replace("\r\n", "\n")
+
+
+def test_non_ascii_and_long_headers_survive(app: Flask) -> None:
+    row = _first_invite()
+    row.subject = "[pbem] Marram: Zoë’s turn"
+    row.text = "Grüße — " + "x" * 1200
+    row.references = " ".join(f"<{n}.abcdef@pbem.test>" for n in range(60))
+    message = mail.build_message(row, "Pbem Größe <pbem@pbem.test>")
+    assert message["Subject"] == row.subject
+    assert message["References"].split() == row.references.split()
+    assert message["From"].addresses[0].display_name == "Pbem Größe"
+    assert _content(message, "plain") == row.text
+    raw = mail.message_bytes(row, "pbem@pbem.test")
+    assert raw.isascii() and max(len(line) for line in raw.split(b"\r\n")) <= 998
 
 
 def test_without_smtp_mail_is_saved_once_per_row(app: Flask, tmp_path: Path) -> None:
@@ -67,8 +91,8 @@ class FakeSMTP:
     def login(self, user: str, password: str) -> None:
         self.log.append(("login", user))
 
-    def send_message(self, message: email.message.EmailMessage) -> None:
-        self.log.append(("send", str(message["To"])))
+    def sendmail(self, sender: str, to: list[str], message: bytes) -> None:
+        self.log.append(("send", to[0]))
 
     def quit(self) -> None:
         self.log.append(("quit", None))
@@ -96,7 +120,7 @@ def test_smtp_records_the_message_as_sent_before_quit(app: Flask, monkeypatch) -
 
 def test_a_refused_message_is_not_recorded(app: Flask, monkeypatch) -> None:
     class Refusing(FakeSMTP):
-        def send_message(self, message: email.message.EmailMessage) -> None:
+        def sendmail(self, sender: str, to: list[str], message: bytes) -> None:
             raise smtplib.SMTPDataError(451, b"try later")
 
     FakeSMTP.log = []
