@@ -7,6 +7,7 @@ next (submissions to apply, outbox rows to send); the caller enqueues them only 
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 import secrets
@@ -43,6 +44,8 @@ from pbem.models import (
     new_nonce,
     utcnow,
 )
+
+log = logging.getLogger(__name__)
 
 EMAIL_RE = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+$")
 RECENT_MOVES = 8
@@ -422,6 +425,12 @@ def apply_move(submission_id: int) -> list[int]:
         new_state = state.play(submission.move)
     except (ServiceError, games.MoveError) as exc:
         return _reject(submission, str(exc))
+    except Exception:
+        # An engine bug must not leave the submission pending for the sweep to retry forever.
+        log.exception("engine error applying submission %s", submission_id)
+        return _reject(
+            submission, "pbem could not play this move because of an error on our side; try again."
+        )
 
     db.session.add(
         Move(

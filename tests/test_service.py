@@ -296,6 +296,22 @@ def test_a_move_the_engine_refuses_in_the_worker_is_rejected(app: Flask) -> None
     assert row.status == REJECTED and "'zzz' is not a number" in (row.error or "")
 
 
+def test_an_engine_error_rejects_the_submission(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = start()
+    submission = service.submit_move(seat_to_move(game), "1", 0)
+    state_class = type(service.load_state(game))
+
+    def broken(self: object, move: str) -> object:
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(state_class, "play", broken)
+    assert service.apply_move(submission.id) == []
+    db.session.refresh(submission)
+    assert submission.status == REJECTED and "error on our side" in (submission.error or "")
+
+
 def test_emails_of_a_game_thread_together(app: Flask) -> None:
     game = start(options={"pile": 5})
     play(game, "1")
