@@ -9,7 +9,7 @@ spoke must equal the facing side read the other way. So the terrain on both side
 spoke is a "type" the other tile must mirror: looking outward along the spoke, X = grass left and
 sand right, Y = sand left and grass right (X only meets Y), G = grass both sides (meets G).
 - Worms: end X, mid {X,Y}, saddle {Y,Y}. The polarity flips once at the saddle, so every worm
-  built from these pieces has exactly one saddle and is valid; one "wild" end of type Y makes
+  built from these pieces has exactly one saddle and is valid; two "wild" ends of type Y make
   the occasional freak.
 - Blue snakes: head X and tail X never meet each other directly; mids {Y,Y} join two of them
   (head-mid-tail valid, head-mid-head freak); {Y,G} and {G,G} mids make longer snakes.
@@ -43,7 +43,7 @@ START = {"q": "gsgs", "pieces": ["b:mid:E-W"]}
 PARAMS: dict[str, Any] = {
     "seed": 7,
     "tiles": 84,
-    "terrain": 30,  # terrain-only tiles
+    "terrain": 29,  # terrain-only tiles
     "diag": 0.5,  # share of them laid out gsgs
     "pg": 0.4,  # chance of grass for a free quadrant
     "checker": 0.7,  # chance a creature tile's free quadrants complete the gsgs pattern
@@ -63,7 +63,7 @@ PARAMS: dict[str, Any] = {
     "worm_bend": 1,
     "worm_saddle": 3,
     "worm_2end": 2,
-    "wild_worm_end": 1,
+    "wild_worm_end": 2,
     "wild_blue": 0,
     "mixed": 4,
     "deco": 0.4,  # decoration rate on creature tiles
