@@ -267,8 +267,9 @@ def create_game(
         )
         for seat in game.seats
     ]
+    outbox_ids = _ids(outbox)
     db.session.commit()
-    return CreatedGame(game_id, [row.id for row in outbox])
+    return CreatedGame(game_id, outbox_ids)
 
 
 def normalise_email(address: str) -> str:
@@ -318,8 +319,9 @@ def accept_invitation(seat_id: int) -> Acceptance:
     outbox: list[OutboxMessage] = []
     if all(s.accepted_at is not None for s in game.seats):
         outbox = _start(game)
+    outbox_ids = _ids(outbox)
     db.session.commit()
-    return Acceptance(started=bool(outbox), already=False, outbox_ids=[row.id for row in outbox])
+    return Acceptance(started=bool(outbox), already=False, outbox_ids=outbox_ids)
 
 
 def _start(game: Game) -> list[OutboxMessage]:
@@ -455,6 +457,7 @@ def apply_move(submission_id: int) -> list[int]:
     ):
         again = new_state.to_move == submission.seat
         outbox = [_turn_mail(game, game.seats[new_state.to_move], again=again)]
+    outbox_ids = _ids(outbox)
     try:
         db.session.commit()
     except IntegrityError:
@@ -463,7 +466,7 @@ def apply_move(submission_id: int) -> list[int]:
         submission = db.session.get(Submission, submission_id)
         assert submission is not None
         return _reject(submission, "Another move was made for this turn first.")
-    return [row.id for row in outbox]
+    return outbox_ids
 
 
 def _reject(submission: Submission, reason: str) -> list[int]:
@@ -540,8 +543,9 @@ def rotate_seat_links(game_id: str, seat_index: int, notify: bool = True) -> lis
         outbox.append(
             _write_mail(seat.game, seat, "links", "your new link", link=link, invited=invited)
         )
+    outbox_ids = _ids(outbox)
     db.session.commit()
-    return [row.id for row in outbox]
+    return outbox_ids
 
 
 # --- mail ----------------------------------------------------------------------------------------
@@ -658,6 +662,11 @@ def sweep(now: datetime | None = None, limit: int = 1000) -> Sweep:
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
+
+def _ids(rows: Sequence[OutboxMessage]) -> list[int]:
+    """Ids read before the commit: after it, each read would cost a round trip to reload the row."""
+    return [row.id for row in rows]
 
 
 def _lock_game(game_id: str) -> Game:
