@@ -19,7 +19,7 @@ Reported:
 - CPU seconds per move spent by each component (from /proc), to show where the time goes.
 
     .venv/bin/python bench/service.py [--games 40] [--moves 4000] [--web-workers 2] \
-        [--web-threads 4] [--worker-concurrency 2] [--engines gorami:16,mmw]
+        [--web-threads 4] [--worker-concurrency 2] [--engines gorami:16]
 
 Needs PostgreSQL at PBEM_TEST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test) and
 redis-server installed; everything listens on 127.0.0.1 only.
@@ -171,14 +171,18 @@ class Client:
         raise AssertionError("unreachable")
 
 
+class OutOfTime(Exception):
+    """--max-seconds ran out while a game was still being played."""
+
+
 @dataclass
 class Stats:
     lock: threading.Lock = field(default_factory=threading.Lock)
     submit_latency: list[float] = field(default_factory=list)
     to_next_email: list[float] = field(default_factory=list)
     moves: int = 0
-    moves_without_email: int = 0
     games_finished: int = 0
+    games_cut_short: int = 0
     refused: Counter[int] = field(default_factory=Counter)
     game_ids: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -208,14 +212,20 @@ class Slot(threading.Thread):
                 engine, options = self.engines[(self.index + self.games_played) % len(self.engines)]
                 self.play_one(engine, options)
                 self.games_played += 1
+        except OutOfTime:
+            with self.bench.stats.lock:
+                self.bench.stats.games_cut_short += 1
         except Exception as exc:  # reported in the summary
             self.bench.stats.errors.append(f"{self.name}: {type(exc).__name__}: {exc}")
 
     def wait(self, inbox: queue.Queue[MailEvent], what: str) -> MailEvent:
-        try:
-            return inbox.get(timeout=max(1.0, self.bench.deadline + 60 - time.monotonic()))
-        except queue.Empty:
-            raise TimeoutError(f"no {what}") from None
+        """The next mail of this slot's game; gives up quietly once the run's time is over."""
+        while True:
+            try:
+                return inbox.get(timeout=1.0)
+            except queue.Empty:
+                if time.monotonic() > self.bench.deadline:
+                    raise OutOfTime(what) from None
 
     def play_one(self, engine: str, options: dict[str, Any]) -> None:
         stats = self.bench.stats
@@ -257,7 +267,7 @@ class Slot(threading.Thread):
         rules = games.get(engine)
         state = rules.new(2, options, 0)
         ply = 0
-        pending: tuple[float, int] | None = None  # (POST time, ply) of the move in flight
+        pending: float | None = None  # when the move in flight was posted
         while True:
             event = self.wait(inbox, f"turn email of {game_id} move {ply + 1}")
             if event.to not in tokens and event.kind in ("started", "turn", "result"):
@@ -265,69 +275,41 @@ class Slot(threading.Thread):
             done = event.kind == "result" or (event.kind == "turn" and event.move == ply + 1)
             if done and pending is not None:
                 with stats.lock:
-                    stats.to_next_email.append(event.accepted_at - pending[0])
+                    stats.to_next_email.append(event.accepted_at - pending)
                 pending = None
             if event.kind == "result":
                 break
             if event.kind != "turn" or event.move != ply + 1:
                 continue
             # It is `event.to`'s turn: move at once, as a very keen player would.
-            while True:
-                move = self.rng.choice(state.legal_moves())
-                mover = state.to_move
-                body = json.dumps({"move": move, "ply": ply}).encode()
-                started = time.time()
-                status, _, data = self.client.request(
-                    "POST",
-                    f"/api/games/{game_id}/moves",
-                    body,
-                    {
-                        "Content-Type": "application/json",
-                        "Authorization": f"Bearer {tokens[event.to]}",
-                    },
-                )
-                latency = time.time() - started
-                with stats.lock:
-                    stats.submit_latency.append(latency)
-                if status != 202:
-                    with stats.lock:
-                        stats.refused[status] += 1
-                    raise RuntimeError(
-                        f"move {move} of {game_id} answered {status}: {data[:200]!r}"
-                    )
-                submission = json.loads(data)["submission"]
-                with stats.lock:
+            move = self.rng.choice(state.legal_moves())
+            body = json.dumps({"move": move, "ply": ply}).encode()
+            started = time.time()
+            status, _, data = self.client.request(
+                "POST",
+                f"/api/games/{game_id}/moves",
+                body,
+                {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[event.to]}"},
+            )
+            latency = time.time() - started
+            with stats.lock:
+                stats.submit_latency.append(latency)
+                if status == 202:
                     stats.moves += 1
                     stats.accepted_submissions += 1
-                state = state.play(move)
-                ply += 1
-                pending = (started, ply)
-                if state.outcome is not None or state.to_move != mover:
-                    break
-                # GORami skipped the other player: the same seat moves again and the service
-                # sends no email for it, so wait for the move to be applied instead.
-                self.wait_applied(submission, tokens[event.to])
-                with stats.lock:
-                    stats.moves_without_email += 1
-                    stats.to_next_email.append(time.time() - started)
-                pending = None
+                else:
+                    stats.refused[status] += 1
+            if status != 202:
+                raise RuntimeError(f"move {move} of {game_id} answered {status}: {data[:200]!r}")
+            state = state.play(move)
+            ply += 1
+            pending = started
         # Every player gets the result.
         results = 1
         while results < 2:
             results += self.wait(inbox, f"second result of {game_id}").kind == "result"
         with stats.lock:
             stats.games_finished += 1
-
-    def wait_applied(self, submission: int, token: str) -> None:
-        while True:
-            status, _, data = self.client.request(
-                "GET",
-                f"/api/submissions/{submission}",
-                headers={"Authorization": f"Bearer {token}"},
-            )
-            if status == 200 and json.loads(data)["status"] != "pending":
-                return
-            time.sleep(0.01)
 
 
 # --- CPU accounting ------------------------------------------------------------------------------
@@ -352,6 +334,7 @@ def cpu_by_group() -> dict[str, float]:
         used = (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
         totals[f"pgid:{pgid}"] += used
         totals[f"comm:{comm}"] += used
+        totals[f"pid:{entry.name}"] += used
     return dict(totals)
 
 
@@ -371,6 +354,9 @@ class Bench:
         self.router = Router()
         self.stats = Stats()
         self.deadline = 0.0
+        # PostgreSQL backends that served this run's database (other users share the server).
+        self.backends: set[int] = set()
+        self.watching = threading.Event()
 
     def budget_left(self) -> bool:
         with self.stats.lock:
@@ -397,11 +383,15 @@ class Bench:
         self_before = os.times()
         started = time.monotonic()
         self.deadline = started + args.max_seconds
+        watcher = threading.Thread(target=self.watch_backends, daemon=True)
+        watcher.start()
         for slot in slots:
             slot.start()
         for slot in slots:
             slot.join(args.max_seconds + 120)
         wall = time.monotonic() - started
+        self.watching.set()
+        watcher.join()
         cpu_after = cpu_by_group()
         self_after = os.times()
         for profiler in profilers:
@@ -420,8 +410,9 @@ class Bench:
             if isinstance(proc, Proc) and proc.popen is not None:
                 key = f"pgid:{proc.pid}"
                 cpu[name] = cpu_after.get(key, 0.0) - cpu_before.get(key, 0.0)
-        cpu["postgres (all backends)"] = cpu_after.get("comm:postgres", 0.0) - cpu_before.get(
-            "comm:postgres", 0.0
+        cpu["postgres (this database's backends)"] = sum(
+            cpu_after.get(f"pid:{pid}", 0.0) - cpu_before.get(f"pid:{pid}", 0.0)
+            for pid in self.backends
         )
         cpu["bench driver + SMTP sink"] = (self_after.user + self_after.system) - (
             self_before.user + self_before.system
@@ -431,6 +422,7 @@ class Bench:
         return {
             "games": len(ids),
             "games_finished": stats.games_finished,
+            "games_cut_short": stats.games_cut_short,
             "moves": moves,
             "wall_seconds": wall,
             "moves_per_second": moves / wall if wall else 0.0,
@@ -438,13 +430,21 @@ class Bench:
             "submit_p99_ms": pct(stats.submit_latency, 99) * 1000,
             "next_email_p50_ms": pct(stats.to_next_email, 50) * 1000,
             "next_email_p99_ms": pct(stats.to_next_email, 99) * 1000,
-            "moves_without_email": stats.moves_without_email,
             "refused": dict(stats.refused),
             "errors": stats.errors[:10],
             "cpu_seconds": cpu,
             "cpu_ms_per_move": {k: 1000 * v / moves for k, v in cpu.items()} if moves else {},
             **integrity,
         }
+
+    def watch_backends(self) -> None:
+        while True:
+            rows = self.stack.db.query(
+                "select pid from pg_stat_activity where datname = current_database()"
+            )
+            self.backends.update(pid for (pid,) in rows)
+            if self.watching.wait(1.0):
+                return
 
     def start_profilers(self) -> list[Proc]:
         """py-spy on the web and worker process trees, as collapsed stacks for flame graphs."""
@@ -532,7 +532,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40, help="games played at the same time")
     parser.add_argument("--moves", type=int, default=4000, help="stop starting games after this")
     parser.add_argument("--max-seconds", type=float, default=300, help="hard bound on the run")
-    parser.add_argument("--engines", default="gorami:16,mmw")
+    parser.add_argument(
+        "--engines", default="gorami:16", help="comma-separated, e.g. gorami:16,mmw (long games)"
+    )
     parser.add_argument("--web-workers", type=int, default=2)
     parser.add_argument("--web-threads", type=int, default=4)
     parser.add_argument("--worker-concurrency", type=int, default=2)
@@ -575,7 +577,8 @@ def report(r: dict[str, Any]) -> None:
     print(f"machine: {r['machine']}")
     print(f"settings: {r['settings']}")
     print(
-        f"games {r['games']} (finished {r['games_finished']}), moves {r['moves']} in "
+        f"games {r['games']} (finished {r['games_finished']}, cut short by --max-seconds "
+        f"{r['games_cut_short']}), moves {r['moves']} in "
         f"{r['wall_seconds']:.1f} s"
     )
     print(f"end-to-end moves per second: {r['moves_per_second']:.1f}")
@@ -586,7 +589,7 @@ def report(r: dict[str, Any]) -> None:
     )
     print(
         f"moves: stored {r['moves_stored']}, lost {r['moves_lost']}, duplicated "
-        f"{r['moves_duplicated']} (moves after a GORami skip, no email: {r['moves_without_email']})"
+        f"{r['moves_duplicated']}"
     )
     print(
         f"emails: written {r['emails_written']}, lost {r['emails_lost']}, duplicated "
