@@ -164,3 +164,28 @@ def _outbox_id(stack: Stack, message_id: str) -> int:
     value = stack.db.scalar("select id from outbox where message_id = %s", message_id)
     assert value is not None, message_id
     return int(value)
+
+
+def test_refusals_change_nothing_and_say_why(stack: Stack) -> None:
+    """Stale ply, other seat's token, forged token and an illegal move, through gunicorn."""
+    flow = GameFlow(stack.http, stack.smtp, "gorami", {"board": 16}).start()
+    tokens = flow.seat_tokens()
+    to_move = flow.legal(tokens[0])["to_move"]
+    mover, other = tokens[to_move], tokens[1 - to_move]
+    move = flow.legal(mover)["moves"][0]
+
+    stale = flow.post_move(f"/play/{mover}", move, 5)
+    assert stale.status == 409 and "move 6" in stale.text and "move 1" in stale.text
+    not_yours = flow.api_move(other, move, 0)
+    assert not_yours.status == 409 and not_yours.json()["error"] == "not_your_turn"
+    forged = flow.api_move(mover[:-3] + "xyz", move, 0)
+    assert forged.status == 403 and forged.json()["error"] == "bad_token"
+    elsewhere = stack.http.post_json("/api/games/nosuchgame/moves", {"move": move, "ply": 0}, mover)
+    assert elsewhere.status == 403
+    illegal = flow.api_move(mover, "9z9", 0)
+    assert illegal.status == 422 and "9z9" in illegal.json()["message"]
+    page = flow.post_move(f"/play/{mover}", "9z9", 0)
+    assert page.status == 422 and "9z9" in page.text
+
+    assert stack.db.scalar("select count(*) from submissions where game_id = %s", flow.game_id) == 0
+    assert stack.db.scalar("select ply from games where id = %s", flow.game_id) == 0

@@ -42,7 +42,7 @@ def port_open(port: int, host: str = LOOPBACK) -> bool:
 
 def wait_until(
     predicate: Callable[[], T],
-    timeout: float = 60.0,
+    timeout: float = 120.0,
     interval: float = 0.05,
     message: str | Callable[[], str] = "condition",
 ) -> T:
