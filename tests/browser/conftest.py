@@ -95,6 +95,10 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     executable = _chromium()
+    from playwright.sync_api import expect
+
+    # The machine is shared: give pages time rather than fail on a busy moment.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=executable, headless=True, args=CHROMIUM_ARGS
