@@ -130,4 +130,11 @@ def group_frontier(frontier: dict[Pos, Req]) -> dict[Req, list[Pos]]:
 
 
 def fits_anywhere(face: Face, groups: dict[Req, list[Pos]]) -> bool:
-    return any(fits(face, req) for req in groups)
+    cache = face.fit_cache
+    for req in groups:
+        rots = cache.get(req)
+        if rots is None:
+            rots = fits(face, req)
+        if rots:
+            return True
+    return False

@@ -283,17 +283,18 @@ class MarramState:
         for tid in self.hands[seat]:
             face = tiles[tid].front
             cache = face.fit_cache
+            endings = [face.suffixes(k, variant, boots, forks, bets) for k in range(4)]
+            head = f"place {tid} "
             for req, positions in groups.items():
                 rots = cache.get(req)
                 if rots is None:
                     rots = bd.fits(face, req)
-                if not rots:
-                    continue
                 for k in rots:
-                    endings = face.suffixes(k, variant, boots, forks, bets)
+                    tail = f" {k * 90}"
+                    ends = endings[k]
                     for x, y in positions:
-                        prefix = f"place {tid} {x},{y} {k * 90}"
-                        moves.extend([prefix + e for e in endings])
+                        prefix = f"{head}{x},{y}{tail}"
+                        moves.extend([prefix + e for e in ends])
         if sup[SHOVEL] > 0:
             for (x, y), rots in self.flip_options().items():
                 back = tiles[self.board[(x, y)].tile].back
