@@ -109,16 +109,13 @@ def test_an_email_written_while_smtp_is_down_is_retried_and_delivered_once(
     for email in flow.emails:
         flow.invitation(email)
     _assert_each_row_delivered_once(stack, flow)
-    # The retries backed off: each task waited longer before every new attempt.
+    # The retries backed off: the delay doubles with every failed attempt of a row (1 s, 2 s,
+    # 4 s with PBEM_MAIL_RETRY_SECONDS=1), whichever task made the attempt.
     log = "".join(
         p.log_path.read_text(errors="replace")[log_start:] for p in stack.workers.values()
     )
-    delays: dict[str, list[int]] = {}
-    for task_id, seconds in RETRY_RE.findall(log):
-        delays.setdefault(task_id, []).append(int(seconds))
-    chains = [d for d in delays.values() if len(d) >= 2]
-    assert chains, f"no retried send_email task in the worker log: {delays}"
-    assert all(d == sorted(d) and d[-1] > d[0] for d in chains), chains
+    delays = {int(seconds) for _, seconds in RETRY_RE.findall(log)}
+    assert {1, 2, 4} <= delays, f"retry delays in the worker log: {sorted(delays)}"
     # And the game goes on normally once mail flows.
     flow.accept_all()
     flow.turn_mail(0)
