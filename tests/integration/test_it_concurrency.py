@@ -6,6 +6,7 @@ import re
 import threading
 
 import pytest
+from celery import Celery
 
 from tests.support.flow import GameFlow
 from tests.support.http import Response
@@ -124,3 +125,32 @@ def test_two_workers_applying_the_same_ply_at_once_apply_one_move(stack: Stack) 
         assert applied in moves[:2]
     finally:
         stack.reset_workers()
+
+
+def test_many_copies_of_a_send_email_task_send_the_message_once(stack: Stack) -> None:
+    """The sweep and a retry may queue the same row twice: workers racing on it send it once."""
+    flow = GameFlow(stack.http, stack.smtp, "gorami", {"board": 16})
+    client = Celery(broker=stack.redis.url)
+    try:
+        stack.stop_workers()
+        flow.create()
+        ids = [
+            int(i)
+            for (i,) in stack.db.query("select id from outbox where game_id = %s", flow.game_id)
+        ]
+        assert len(ids) == 2
+        for _ in range(5):
+            for outbox_id in ids:
+                client.send_task("workers.tasks.send_email", args=[outbox_id])
+        stack.start_worker("wa", concurrency=2)
+        stack.start_worker("wb", concurrency=2)
+        for email in flow.emails:
+            flow.invitation(email)
+        wait_until(lambda: stack.settled(flow.game_id), message="every copy to be worked off")
+    finally:
+        client.close()
+        stack.reset_workers()
+    rows = stack.db.query("select message_id, status from outbox where game_id = %s", flow.game_id)
+    assert all(status == "sent" for _, status in rows), rows
+    copies = [m.message_id for m in flow.mails()]
+    assert sorted(copies) == sorted(mid for mid, _ in rows), copies
