@@ -242,10 +242,19 @@ class Stack:
         ]
         self.web = Proc("gunicorn", argv, env=self.env, log_dir=self.log_dir).start()
         web = self.web
+        probe = Http(self.base_url, timeout=10)
+
+        def answers() -> bool:
+            # The port opens before the app is imported: wait for a worker to serve a page.
+            try:
+                return port_open(self.web_port) and probe.get("/").status == 200
+            except OSError:
+                return False
+
         wait_until(
-            lambda: port_open(self.web_port) or not web.running,
+            lambda: not web.running or answers(),
             timeout=120,
-            message=lambda: f"gunicorn to listen; log:\n{web.log_tail()}",
+            message=lambda: f"gunicorn to serve /; log:\n{web.log_tail()}",
         )
         if not web.running:
             raise RuntimeError(f"gunicorn exited:\n{web.log_tail()}")
