@@ -415,6 +415,7 @@ def game_record(game: Game) -> dict[str, Any]:
             for s in game.seats
         ],
         "status": game.status,
+        "ply": game.ply,
         "outcome": game.outcome,
         "moves": [
             {

@@ -10,7 +10,8 @@ from werkzeug.wrappers import Response
 
 from pbem import dispatch, links, service
 from pbem.extensions import db
-from pbem.models import Game, Seat, Submission
+from pbem.models import Seat, Submission
+from pbem.web import boardkit
 from pbem.web.pages_errors import error_page
 
 bp = Blueprint("play", __name__)
@@ -67,7 +68,8 @@ def submission(submission_id: int) -> str:
 @bp.get("/games/<game_id>/record.json")
 def record(game_id: str) -> Response:
     seat = seat_of_game(request.args.get("token", ""), game_id)
-    return jsonify(game_record(seat.game))
+    # One record for the page link and the API: options, seed, players and moves.
+    return jsonify(boardkit.game_record(seat.game))
 
 
 def seat_of_game(token: str, game_id: str) -> Seat:
@@ -75,23 +77,6 @@ def seat_of_game(token: str, game_id: str) -> Seat:
     if seat.game_id != game_id:
         raise links.WrongLink("This link belongs to another game.")
     return seat
-
-
-def game_record(game: Game) -> dict[str, object]:
-    return {
-        "game": game.id,
-        "engine": game.engine,
-        "title": service.engine(game).title,
-        "options": game.options,
-        "status": game.status,
-        "players": service.names(game),
-        "ply": game.ply,
-        "moves": [
-            {"ply": m.ply, "seat": m.seat, "move": m.move, "at": m.created_at.isoformat() + "Z"}
-            for m in service.history(game)
-        ],
-        "outcome": game.outcome,
-    }
 
 
 def game_page(seat: Seat, token: str, error: str | None = None, typed: str = "") -> str:

@@ -18,7 +18,6 @@ from werkzeug.serving import make_server
 
 from pbem.extensions import db
 from tests.conftest import make_app
-from tests.pages.integrate import integrate
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -75,7 +74,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     app = make_app(tmp, BASE_URL=url)
-    integrate(app)
     with app.app_context():
         db.create_all()
     http = make_server("127.0.0.1", port, app, threaded=True)

@@ -81,3 +81,14 @@ def test_an_invitation_link_opens_the_dashboard(client: FlaskClient) -> None:
     page = client.get(f"/me?token={token}")
     assert page.status_code == 200
     assert game.id in page.text and "accept the invitation" in page.text
+
+
+def test_invitation_and_refused_link_pages_lead_to_the_games(client: FlaskClient) -> None:
+    game = create(client, "mmw")
+    (row, *_) = [m for m in mails(kind="invite") if m.game_id == game.id]
+    (path,) = re.findall(r"http://pbem\.test(/invite/[^\s\"<]+)", row.text)
+    page = client.get(path)
+    assert 'id="dashboard-link"' in page.text
+    refused = client.get("/play/not-a-token")
+    assert refused.status_code == 403
+    assert 'href="/signin"' in refused.text
