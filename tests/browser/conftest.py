@@ -31,7 +31,6 @@ CHROMIUM_ARGS = [
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
-pytestmark = pytest.mark.browser
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
