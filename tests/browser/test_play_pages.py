@@ -328,3 +328,35 @@ def test_plain_form_without_javascript(server: Server, browser: Browser, screens
     expect(stale.locator("#status")).to_have_attribute("data-ply", "1")
     for player in players:
         player.context.close()
+
+
+def test_marram_animals_fork_and_bet(server: Server, browser: Browser, screenshots: Path) -> None:
+    rules = games.get("marram")
+    seed, move = next(
+        (seed, m)
+        for seed in range(300)
+        for m in rules.new(2, {"variant": "animals"}, seed).legal_moves()
+        if " fork " in m and " bet " in m
+    )
+    with server.app.app_context():
+        created = service.create_game("marram", {"variant": "animals"}, EMAILS, seed=seed)
+        dispatch.send_emails_later(created.outbox_ids)
+    players = players_by_seat(server, browser, "marram")
+    page = players[0].page
+    _, tile, pos, rot, _, spoke, _, bet = move.split()
+    page.click(f'.pbem-tile[data-tile="{tile}"]')
+    page.click(f'#board .frontier[data-pos="{pos}"]')
+    for _ in range(4):
+        if page.locator(".pbem-rot-words").get_attribute("data-rotation") == rot:
+            break
+        page.click(".pbem-rot-right")
+    # The snake's spoke takes a pitchfork when clicked; the bet is a chip under the board.
+    page.click(f'#board .pbem-preview .spoke.pbem-loc[data-loc="{spoke}"]')
+    expect(page.locator("#pending .pbem-choice-words")).to_contain_text("pitchfork")
+    page.click(f'.pbem-chip[data-bet="{bet}"]')
+    expect(page.locator("#board .pbem-preview .pbem-token")).to_have_count(2)
+    save(page, screenshots, "marram-animals-fork-bet")
+    confirm(players[0], move, 0)
+    expect(page.locator("#history li")).to_have_count(1)
+    for p in players:
+        p.context.close()
