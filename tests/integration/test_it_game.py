@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -189,3 +190,41 @@ def test_refusals_change_nothing_and_say_why(stack: Stack) -> None:
 
     assert stack.db.scalar("select count(*) from submissions where game_id = %s", flow.game_id) == 0
     assert stack.db.scalar("select ply from games where id = %s", flow.game_id) == 0
+
+
+@pytest.mark.parametrize(
+    ("engine", "options", "players"),
+    [
+        ("gorami", {"board": 24}, 2),
+        ("mmw", {}, 2),
+        ("marram", {"variant": "pitchfork", "length": "short"}, 3),
+    ],
+)
+def test_every_engine_plays_through_the_stack(
+    stack: Stack, engine: str, options: dict[str, str], players: int
+) -> None:
+    """A few moves of each registered engine: JSON state in PostgreSQL, turns by email."""
+    flow = GameFlow(stack.http, stack.smtp, engine, options, players=players).start()
+    tokens = flow.seat_tokens()
+    rng = random.Random(engine)
+    turn_mails = 1
+    for ply in range(6):
+        game = stack.http.get(f"/api/games/{flow.game_id}", token=tokens[0]).json()
+        if game["status"] != "running":
+            break
+        before = game["to_move"]
+        move = rng.choice(flow.legal(tokens[before])["moves"])
+        assert flow.api_move(tokens[before], move, ply).status == 202
+        wait_until(
+            lambda p=ply: (
+                stack.db.scalar("select ply from games where id = %s", flow.game_id) == p + 1
+            ),
+            message=f"{engine} move {ply + 1} to be applied",
+        )
+        after = stack.http.get(f"/api/games/{flow.game_id}", token=tokens[0]).json()
+        if after["to_move"] is not None and after["to_move"] != before:
+            turn_mails += 1
+            flow.turn_mail(ply + 1)
+    history = stack.http.get(f"/api/games/{flow.game_id}/history", token=tokens[0]).json()
+    assert [m["ply"] for m in history["moves"]] == list(range(history["ply"]))
+    assert len(flow.mails("your turn")) >= turn_mails
