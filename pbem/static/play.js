@@ -93,6 +93,7 @@ class Play {
     }
     this.watchForTurn();
     this.markTitle();
+    this.watchFocus();
   }
 
   // A tab left open shows in its title when the player is wanted.
@@ -180,7 +181,41 @@ class Play {
     this.controller.click(event.target);
   }
 
+  // Whatever can be clicked on the board can also be reached with Tab and chosen with Enter.
+  watchFocus() {
+    if (!this.boardBox || bound.has(this.boardBox.firstElementChild || this.boardBox)) return;
+    let queued = false;
+    const sync = () => {
+      queued = false;
+      for (const node of $$("[tabindex]", this.boardBox)) {
+        if (!node.matches(FOCUSABLE)) node.removeAttribute("tabindex");
+      }
+      if (!this.controller || (this.replay && this.replay.active)) return;
+      for (const node of $$(FOCUSABLE, this.boardBox)) {
+        node.setAttribute("tabindex", "0");
+        const name = node.dataset.cell || node.dataset.square || node.dataset.pos || node.dataset.loc;
+        if (name && !node.getAttribute("aria-label")) node.setAttribute("aria-label", name);
+      }
+    };
+    const observer = new MutationObserver(() => {
+      if (!queued) {
+        queued = true;
+        requestAnimationFrame(sync);
+      }
+    });
+    observer.observe(this.boardBox, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+    bound.add(this.boardBox.firstElementChild || this.boardBox);
+    sync();
+  }
+
   onKey(event) {
+    if ((event.key === "Enter" || event.key === " ") && this.boardBox && this.boardBox.contains(event.target)) {
+      if (this.controller && !this.busy && !(this.replay && this.replay.active)) {
+        event.preventDefault();
+        this.controller.click(event.target);
+      }
+      return;
+    }
     if (event.target.closest && event.target.closest("input, select, textarea")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (this.replay && this.replay.onKey(event)) return;
@@ -388,6 +423,15 @@ class Play {
 }
 
 const bound = new WeakSet();
+const FOCUSABLE = [
+  ".cell.pbem-target",
+  ".square.pbem-source",
+  ".square.pbem-target",
+  ".frontier.pbem-target",
+  ".tile.pbem-flippable",
+  "[data-hand].pbem-source",
+  ".pbem-preview .pbem-loc",
+].join(", ");
 
 // The page's regions may or may not be swapped on refresh; an element keeps one listener.
 function bindOnce(element, type, listener) {
