@@ -40,17 +40,34 @@ def server_available(url: str | None = None) -> str | None:
 
 
 class TempDatabase:
-    """`pbem_it_<random>` on the server of PBEM_TEST_DATABASE_URL."""
+    """`pbem_it_<pid>_<random>` on the server of PBEM_TEST_DATABASE_URL.
+
+    The creator's process id is in the name, so a later session can drop the databases of
+    sessions that were killed before they could clean up.
+    """
 
     def __init__(self, prefix: str = "pbem_it", url: str | None = None) -> None:
         self.admin = url or admin_url()
-        self.name = f"{prefix}_{secrets.token_hex(6)}"
+        self.prefix = prefix
+        self.name = f"{prefix}_{os.getpid()}_{secrets.token_hex(4)}"
         self.url = with_database(self.admin, self.name)
 
     def create(self) -> TempDatabase:
         with psycopg.connect(libpq_url(self.admin), autocommit=True) as conn:
+            self._drop_orphans(conn)
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(self.name)))
         return self
+
+    def _drop_orphans(self, conn: psycopg.Connection[Any]) -> None:
+        names = conn.execute(
+            "SELECT datname FROM pg_database WHERE datname LIKE %s", (f"{self.prefix}\\_%",)
+        ).fetchall()
+        for (name,) in names:
+            pid = name[len(self.prefix) + 1 :].split("_", 1)[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                conn.execute(
+                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+                )
 
     def drop(self) -> None:
         with psycopg.connect(libpq_url(self.admin), autocommit=True) as conn:
@@ -110,3 +127,13 @@ def lock_waiters(db: TempDatabase) -> int:
         "WHERE datname = current_database() AND wait_event_type = 'Lock'"
     )
     return int(value or 0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
