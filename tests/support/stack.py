@@ -130,6 +130,7 @@ class Stack:
         self.workers.clear()
         if self.redis.running:
             self.redis.stop()
+        shutil.rmtree(self.redis.dir, ignore_errors=True)
         self.smtp.stop()
         if self._db_created:
             self.db.drop()
