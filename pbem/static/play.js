@@ -183,7 +183,7 @@ class Play {
 
   // Whatever can be clicked on the board can also be reached with Tab and chosen with Enter.
   watchFocus() {
-    if (!this.boardBox || bound.has(this.boardBox.firstElementChild || this.boardBox)) return;
+    if (!this.boardBox || observed.has(this.boardBox)) return;
     let queued = false;
     const sync = () => {
       queued = false;
@@ -204,7 +204,7 @@ class Play {
       }
     });
     observer.observe(this.boardBox, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
-    bound.add(this.boardBox.firstElementChild || this.boardBox);
+    observed.add(this.boardBox);
     sync();
   }
 
@@ -423,6 +423,7 @@ class Play {
 }
 
 const bound = new WeakSet();
+const observed = new WeakSet();
 const FOCUSABLE = [
   ".cell.pbem-target",
   ".square.pbem-source",
