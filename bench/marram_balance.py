@@ -178,9 +178,16 @@ def summarise(
     creatures: Counter[str] = Counter()
     regions: Counter[str] = Counter()
     creature_points = region_points = unclaimed = 0
+    # A flip can complete again a feature that already scored (rules 5.4), so count what flips
+    # score apart: it shows how much of the game the shovels decide.
+    flip_plies = {e["ply"] for e in log if e["type"] == "flip"}
+    record["flip_scores"] = record["flip_points"] = 0
     for e in log:
         if e["type"] != "score":
             continue
+        if e["ply"] in flip_plies:
+            record["flip_scores"] += 1
+            record["flip_points"] += int(e.get("value", 0)) * len(e.get("winners") or [])
         if not e.get("winners"):
             unclaimed += 1
         if e.get("feature") == "creature":
@@ -248,6 +255,8 @@ ROWS = [
     ("actions", "actions"),
     ("placements", "placements"),
     ("flips", "flips"),
+    ("flip_scores", "features scored by flips"),
+    ("flip_points", "points scored by flips"),
     ("passes", "passes"),
     ("claims", "claims"),
     ("bets", "bets"),
@@ -353,6 +362,9 @@ def markdown(
     for key, label in ROWS:
         cells = []
         for v in variants:
+            if any(key not in r for r in by_variant[v]):  # saved by an older version
+                cells.append("n/a")
+                continue
             values = [r[key] for r in by_variant[v]]
             if not any(values) and key not in ("creatures", "regions", "flips", "discards"):
                 cells.append("–")
