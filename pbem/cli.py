@@ -37,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="pbem", description="pbem: play-by-email board games (see docs/service.md)."
+        prog="pbem", description="pbem: play-by-email board games (see README.md)."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
