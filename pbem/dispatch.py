@@ -31,10 +31,21 @@ def send_emails_later(outbox_ids: Iterable[int]) -> bool:
     return all([_enqueue("workers.tasks.send_email", [outbox_id]) for outbox_id in outbox_ids])
 
 
-def _enqueue(task_name: str, args: list[int]) -> bool:
+def retry_email_later(outbox_id: int, countdown: int | None) -> bool:
+    """Queue `send_email` for a row whose inline attempt failed, after the backoff delay.
+
+    In-process (embedded) the task would run at once, ignoring the delay, and spend another
+    attempt: there the sweep picks the row up when it is due instead.
+    """
+    if _celery().conf.task_always_eager:
+        return True
+    return _enqueue("workers.tasks.send_email", [outbox_id], countdown=countdown)
+
+
+def _enqueue(task_name: str, args: list[int], countdown: int | None = None) -> bool:
     celery = _celery()
     try:
-        celery.tasks[task_name].apply_async(args)
+        celery.tasks[task_name].apply_async(args, countdown=countdown)
     except Exception:
         # In-process (eager) runs raise the task's own errors here; tests want to see them.
         if celery.conf.task_always_eager and celery.conf.task_eager_propagates:

@@ -376,7 +376,7 @@ def submit_move(seat: Seat, move: str, ply: int) -> Submission:
         raise MoveRefused(str(exc), code) from exc
     submission = Submission(game_id=game.id, seat=seat.seat, ply=ply, move=move, status=PENDING)
     db.session.add(submission)
-    db.session.commit()
+    _commit_keeping_loaded()
     return submission
 
 
@@ -677,6 +677,20 @@ def _lock_game(game_id: str) -> Game:
         .with_for_update()
         .execution_options(populate_existing=True)
     ).scalar_one()
+
+
+def _commit_keeping_loaded() -> None:
+    """Commit without expiring what the session holds.
+
+    The caller goes on to read only what it just wrote (a submission's id): expiring it would make
+    that read a second transaction, with its own pool checkout, ping and SELECT.
+    """
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
 
 
 def _secret() -> str:

@@ -448,3 +448,20 @@ def test_every_engine_plays_to_the_end_through_the_service(app: Flask, engine: s
     assert game.status == FINISHED
     assert len(service.history(game)) == game.ply
     assert sorted(m.to for m in mails(kind="result")) == sorted(emails)
+
+
+def test_submit_move_leaves_the_submission_readable_without_another_query(app: Flask) -> None:
+    from sqlalchemy import event
+
+    game = start()
+    seat = seat_to_move(game)
+    submission = service.submit_move(seat, "1", 0)
+    statements: list[str] = []
+    engine = db.engine
+    listener = lambda *args: statements.append(args[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        assert submission.id > 0 and submission.status == PENDING
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert statements == []  # the web reads the id after the commit: no second transaction

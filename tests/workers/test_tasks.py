@@ -53,3 +53,45 @@ def test_send_email_retries_with_the_services_backoff(
     with pytest.raises(Retry):
         tasks.send_email.run(3)
     assert calls == [40]
+
+
+def test_apply_move_sends_its_emails_itself(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(service, "apply_move", lambda i: [7, 8])
+    sent = []
+    monkeypatch.setattr(
+        service, "send_outbox", lambda i: sent.append(i) or service.Delivery("sent")
+    )
+    queued = []
+    monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
+    tasks.apply_move.run(5)
+    assert sent == [7, 8]
+    assert queued == []  # no second task per email
+
+
+def test_a_failed_inline_send_is_left_to_send_email_with_the_backoff(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app.extensions["celery"].conf.task_always_eager = False
+    monkeypatch.setattr(service, "apply_move", lambda i: [7, 8])
+    results = {7: service.Delivery("retry", 40), 8: service.Delivery("sent")}
+    monkeypatch.setattr(service, "send_outbox", lambda i: results[i])
+    queued = []
+    monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
+    tasks.apply_move.run(5)
+    assert queued == [(([7],), {"countdown": 40})]
+
+
+def test_an_inline_send_that_cannot_start_is_queued(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app.extensions["celery"].conf.task_always_eager = False
+
+    def broken(outbox_id: int) -> service.Delivery:
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(service, "apply_move", lambda i: [7])
+    monkeypatch.setattr(service, "send_outbox", broken)
+    queued = []
+    monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
+    tasks.apply_move.run(5)
+    assert queued == [(([7],), {"countdown": None})]
