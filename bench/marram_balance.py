@@ -64,7 +64,7 @@ def _value(state: Any, after: Any, seat: int) -> int:
     before, now = state.scores(), after.scores()
     own = now[seat] - before[seat]
     others = [now[s] - before[s] for s in range(len(now)) if s != seat]
-    return own - max(others, default=0)
+    return int(own - max(others, default=0))
 
 
 def _supply(state: Any, seat: int) -> dict[str, int]:
