@@ -7,6 +7,7 @@ attempt (same Message-ID, same Date), so a retried message is the same message.
 
 from __future__ import annotations
 
+import atexit
 import base64
 import email
 import email.policy
@@ -15,6 +16,8 @@ import os
 import re
 import secrets
 import smtplib
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -125,9 +128,9 @@ def _fold(value: str) -> str:
 def delivering(row: OutboxMessage, settings: Settings) -> Iterator[None]:
     """Transmit one message; the with-block runs once it is accepted, before the session closes.
 
-    The caller records the message as sent inside the block, so a worker lost while QUIT is under
-    way does not send it again. Raises OSError or smtplib.SMTPException if it was not accepted;
-    errors from QUIT are ignored, the message being accepted by then.
+    The caller records the message as sent inside the block, right after the server's 250, so a
+    worker lost afterwards (while its session is kept open, or closed) does not send it again.
+    Raises OSError or smtplib.SMTPException if it was not accepted.
     """
     message = message_bytes(row, settings.mail_from)
     if settings.smtp is None:
@@ -146,6 +149,42 @@ def deliver(row: OutboxMessage, settings: Settings) -> None:
 
 @contextmanager
 def _smtp_session(smtp: SmtpSettings) -> Iterator[smtplib.SMTP]:
+    """A session kept open between messages, one per thread (smtplib clients are not shared).
+
+    A worker sends one message after another: reusing the session saves the connection, EHLO
+    (TLS, login) and QUIT of each. A kept session is checked with NOOP before use and replaced if
+    the server dropped it. Any failure closes it, so the next message starts afresh.
+    """
+    client = _kept_client(smtp)
+    try:
+        yield client
+    except BaseException:
+        _close_kept()
+        raise
+
+
+_kept = threading.local()
+# A kept session idle this long is closed rather than probed: servers drop idle clients anyway.
+KEEP_IDLE_SECONDS = 60.0
+# How long the NOOP probe of a kept session may take before a fresh session is opened instead.
+PROBE_TIMEOUT_SECONDS = 5.0
+
+
+def _kept_client(smtp: SmtpSettings) -> smtplib.SMTP:
+    client: smtplib.SMTP | None = getattr(_kept, "client", None)
+    fresh_enough = time.monotonic() - getattr(_kept, "used_at", 0.0) < KEEP_IDLE_SECONDS
+    if client is not None and getattr(_kept, "settings", None) == smtp and fresh_enough:
+        try:
+            if client.sock is not None:
+                client.sock.settimeout(PROBE_TIMEOUT_SECONDS)
+            if client.noop()[0] == 250:
+                if client.sock is not None:
+                    client.sock.settimeout(30)
+                _kept.used_at = time.monotonic()
+                return client
+        except (OSError, smtplib.SMTPException):
+            pass
+    _close_kept()
     client_class = smtplib.SMTP_SSL if smtp.ssl else smtplib.SMTP
     client = client_class(smtp.host, smtp.port, timeout=30)
     try:
@@ -153,12 +192,24 @@ def _smtp_session(smtp: SmtpSettings) -> Iterator[smtplib.SMTP]:
             client.starttls()
         if smtp.username:
             client.login(smtp.username, smtp.password or "")
-        yield client
-    finally:
+    except BaseException:
+        client.close()
+        raise
+    _kept.client, _kept.settings, _kept.used_at = client, smtp, time.monotonic()
+    return client
+
+
+def _close_kept() -> None:
+    client: smtplib.SMTP | None = getattr(_kept, "client", None)
+    _kept.client = None
+    if client is not None:
         try:
             client.quit()
         except (OSError, smtplib.SMTPException):
             client.close()
+
+
+atexit.register(_close_kept)
 
 
 def save_to_folder(message: bytes, folder: Path, name: str) -> Path:

@@ -6,6 +6,7 @@ import dataclasses
 import email
 import email.policy
 import smtplib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
@@ -94,6 +95,12 @@ class FakeSMTP:
     def sendmail(self, sender: str, to: list[str], message: bytes) -> None:
         self.log.append(("send", to[0]))
 
+    sock = None
+
+    def noop(self) -> tuple[int, bytes]:
+        self.log.append(("noop", None))
+        return 250, b"OK"
+
     def quit(self) -> None:
         self.log.append(("quit", None))
 
@@ -101,7 +108,14 @@ class FakeSMTP:
         self.log.append(("close", None))
 
 
-def test_smtp_records_the_message_as_sent_before_quit(app: Flask, monkeypatch) -> None:
+@pytest.fixture(autouse=True)
+def _no_kept_session() -> Iterator[None]:
+    mail._close_kept()
+    yield
+    mail._close_kept()
+
+
+def test_smtp_records_the_message_as_sent_right_after_the_250(app: Flask, monkeypatch) -> None:
     FakeSMTP.log = []
     monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
     row = _first_invite()
@@ -114,8 +128,40 @@ def test_smtp_records_the_message_as_sent_before_quit(app: Flask, monkeypatch) -
         ("login", "u"),
         ("send", row.to),
         ("recorded", row.id),
-        ("quit", None),
     ]
+
+
+def test_the_session_is_kept_for_the_next_message_and_checked_first(
+    app: Flask, monkeypatch
+) -> None:
+    FakeSMTP.log = []
+    monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
+    row = _first_invite()
+    smtp = SmtpSettings("mail.example.org", 2525, None, None, ssl=False, starttls=False)
+    config = dataclasses.replace(settings(), smtp=smtp)
+    mail.deliver(row, config)
+    mail.deliver(row, config)
+    assert FakeSMTP.log == [
+        ("connect", ("mail.example.org", 2525)),
+        ("send", row.to),
+        ("noop", None),
+        ("send", row.to),
+    ]
+
+
+def test_a_dropped_kept_session_is_replaced(app: Flask, monkeypatch) -> None:
+    class Dropping(FakeSMTP):
+        def noop(self) -> tuple[int, bytes]:
+            raise smtplib.SMTPServerDisconnected("gone")
+
+    FakeSMTP.log = []
+    monkeypatch.setattr("smtplib.SMTP", Dropping)
+    row = _first_invite()
+    smtp = SmtpSettings("h", 25, None, None, ssl=False, starttls=False)
+    config = dataclasses.replace(settings(), smtp=smtp)
+    mail.deliver(row, config)
+    mail.deliver(row, config)
+    assert [step for step, _ in FakeSMTP.log] == ["connect", "send", "quit", "connect", "send"]
 
 
 def test_a_refused_message_is_not_recorded(app: Flask, monkeypatch) -> None:
