@@ -404,22 +404,26 @@ def apply_move(submission_id: int) -> list[int]:
     Appends the move, stores the new snapshot and writes the outbox rows, or marks the submission
     rejected. Returns the outbox ids to send. Running it again for the same id changes nothing.
     """
-    game = db.session.execute(
-        select(Game)
-        .join(Submission, Submission.game_id == Game.id)
-        .where(Submission.id == submission_id)
-        .with_for_update(of=Game)
-        .execution_options(populate_existing=True)
-    ).scalar_one_or_none()
-    # Read under the lock: another worker may have decided this submission while we waited.
-    submission = db.session.execute(
-        select(Submission)
-        .where(Submission.id == submission_id)
-        .execution_options(populate_existing=True)
-    ).scalar_one_or_none()
-    if game is None or submission is None or submission.status != PENDING:
+    # One round trip: the game with its seats (and their players, for the emails) and the
+    # submission. Both rows are locked, so the submission too is read as it is once we hold the
+    # lock (PostgreSQL re-reads locked rows after a wait, not the others of the join): another
+    # worker may have decided it while we waited.
+    found = (
+        db.session.execute(
+            select(Game, Submission)
+            .join(Submission, Submission.game_id == Game.id)
+            .options(joinedload(Game.seats))
+            .where(Submission.id == submission_id)
+            .with_for_update(of=(Game, Submission))
+            .execution_options(populate_existing=True)
+        )
+        .unique()
+        .one_or_none()
+    )
+    if found is None or found[1].status != PENDING:
         db.session.commit()
         return []
+    game, submission = found
     try:
         _check_turn(game, submission.seat, submission.ply)
         state = load_state(game)
