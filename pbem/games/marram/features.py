@@ -226,19 +226,6 @@ def complete_regions_at(board: dict[Pos, Laid], nodes: Iterable[Node]) -> list[R
     return out
 
 
-def regions_at(board: dict[Pos, Laid], nodes: Iterable[Node]) -> list[Region]:
-    """The distinct regions holding the given quadrant nodes, in the order first met."""
-    out: list[Region] = []
-    seen: set[Node] = set()
-    for node in nodes:
-        if node in seen or node[0] not in board:
-            continue
-        region = region_at(board, node[0], node[1])
-        seen |= region.nodes
-        out.append(region)
-    return out
-
-
 def majority(counts: Sequence[int]) -> list[int]:
     """Seats holding the most tokens (all tied seats); empty when nobody has any."""
     best = max(counts)

@@ -523,24 +523,13 @@ class MarramState:
 
     def _score_creature(self, c: Creature, ply: int) -> None:
         locs = {(p, SPOKES[b]) for p, b in c.spokes}
-        counts = self._take_claims(locs)
-        winners = majority(counts)
-        value = c.value()
         valid = c.valid
-        for w in winners:
-            self.score_list[w] += value
-        self.log.append(
-            {
-                "ply": ply,
-                "type": "score",
-                "feature": "creature",
-                "species": c.species,
-                "valid": valid,
-                "value": value,
-                "winners": winners,
-                "tiles": c.tiles,
-                "pieces": c.pieces,
-            }
+        self._award(
+            locs,
+            c.value(),
+            ply,
+            {"feature": "creature", "species": c.species, "valid": valid},
+            {"tiles": c.tiles, "pieces": c.pieces},
         )
         bets = [t for t in self.tokens if t.kind == "bet" and (t.pos, t.loc) in locs]
         if not bets:
@@ -589,21 +578,29 @@ class MarramState:
         )
 
     def _score_region(self, r: Region, ply: int) -> None:
-        counts = self._take_claims({(p, QUADRANTS[q]) for p, q in r.nodes})
-        winners = majority(counts)
-        value = r.value(self.setup.variant)
+        locs = {(p, QUADRANTS[q]) for p, q in r.nodes}
+        self._award(
+            locs,
+            r.value(self.setup.variant),
+            ply,
+            {"feature": "region", "terrain": r.terrain},
+            {"tiles": r.tiles},
+        )
+
+    def _award(
+        self,
+        locs: set[tuple[Pos, str]],
+        value: int,
+        ply: int,
+        what: dict[str, Any],
+        size: dict[str, Any],
+    ) -> None:
+        """Score a complete feature for its majority holders and log it (claims go back)."""
+        winners = majority(self._take_claims(locs))
         for w in winners:
             self.score_list[w] += value
         self.log.append(
-            {
-                "ply": ply,
-                "type": "score",
-                "feature": "region",
-                "terrain": r.terrain,
-                "value": value,
-                "winners": winners,
-                "tiles": r.tiles,
-            }
+            {"ply": ply, "type": "score", **what, "value": value, "winners": winners, **size}
         )
 
     # -- turn structure -------------------------------------------------------------------------
