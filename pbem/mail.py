@@ -28,7 +28,7 @@ from email.utils import format_datetime, formataddr, parseaddr
 from pathlib import Path
 from typing import Any
 
-from flask import render_template
+from flask import current_app
 
 from pbem.config import Settings, SmtpSettings
 from pbem.models import OutboxMessage
@@ -37,10 +37,15 @@ LINK_RE = re.compile(r"https?://[^\s<>\"')]+")
 
 
 def render(kind: str, **context: Any) -> tuple[str, str]:
-    """The plain text and HTML bodies of a `templates/mail/<kind>` message."""
+    """The plain text and HTML bodies of a `templates/mail/<kind>` message.
+
+    Straight from the app's Jinja environment: a mail needs none of what Flask's render_template
+    adds for pages (request, session, g, signals), and a worker renders one per move.
+    """
+    env = current_app.jinja_env
     return (
-        render_template(f"mail/{kind}.txt", **context),
-        render_template(f"mail/{kind}.html", **context),
+        env.get_template(f"mail/{kind}.txt").render(context),
+        env.get_template(f"mail/{kind}.html").render(context),
     )
 
 

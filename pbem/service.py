@@ -15,9 +15,10 @@ import smtplib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from functools import cached_property
+from typing import Any, Protocol
 
-from sqlalchemy import select, text
+from sqlalchemy import Connection, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
@@ -102,7 +103,7 @@ class MoveRefused(ServiceError):
 # --- reading -------------------------------------------------------------------------------------
 
 
-def engine(game: Game) -> games.Game:
+def engine(game: Game | GameFacts) -> games.Game:
     return games.get(game.engine)
 
 
@@ -118,12 +119,17 @@ def names(game: Game) -> list[str]:
     return [seat.player.email for seat in game.seats]
 
 
-def seat_for_token(token: str, purpose: str) -> Seat:
-    """The seat a genuine, current token speaks for; links.LinkError otherwise."""
+def read_claims(token: str, purpose: str) -> links.LinkClaims:
+    """The claims of a genuine, unexpired token for `purpose`; revocation is checked later."""
     config = settings()
-    claims = links.read_token(
+    return links.read_token(
         _secret(), token, purpose, max_age_seconds=config.link_max_age_days * 86400
     )
+
+
+def seat_for_token(token: str, purpose: str) -> Seat:
+    """The seat a genuine, current token speaks for; links.LinkError otherwise."""
+    claims = read_claims(token, purpose)
     seat = db.session.execute(
         select(Seat)
         .options(joinedload(Seat.game))  # every caller goes on to the game: one round trip
@@ -131,6 +137,18 @@ def seat_for_token(token: str, purpose: str) -> Seat:
         # The nonce must be read fresh: a seat cached in this session may predate a rotation.
         .execution_options(populate_existing=True)
     ).scalar_one_or_none()
+    _check_claims(claims, seat)
+    assert seat is not None
+    return seat
+
+
+class SeatRow(Protocol):
+    player_id: int
+    nonce: str
+
+
+def _check_claims(claims: links.LinkClaims, seat: SeatRow | None) -> None:
+    """Refuse claims naming a seat that is not there, or issued before its links were rotated."""
     if seat is None or seat.player_id != claims.player_id:
         raise links.ForgedLink("This link names a game or seat that does not exist.")
     if not secrets.compare_digest(seat.nonce, claims.nonce):
@@ -138,7 +156,6 @@ def seat_for_token(token: str, purpose: str) -> Seat:
             "This link has been withdrawn: newer links were sent for your seat. Use the link "
             "in your most recent email from this game."
         )
-    return seat
 
 
 def move_number(ply: int) -> int:
@@ -146,12 +163,40 @@ def move_number(ply: int) -> int:
     return ply + 1
 
 
+@dataclass(frozen=True)
+class GameFacts:
+    """A game as a move left it, for the emails written in the same transaction."""
+
+    id: str
+    engine: str
+    status: str
+    ply: int
+    to_move: int | None
+    thread_message_id: str
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat with its player's address: what links and emails need of it."""
+
+    id: int
+    game_id: str
+    seat: int
+    player_id: int
+    nonce: str
+    email: str
+
+    @classmethod
+    def of(cls, seat: Seat) -> SeatInfo:
+        return cls(seat.id, seat.game_id, seat.seat, seat.player_id, seat.nonce, seat.player.email)
+
+
 @dataclass
 class SeatPicture:
     """One seat's picture of a game: what its page, its emails and the API show."""
 
-    game: Game
-    seat: Seat
+    game: Game | GameFacts
+    seat: Seat | SeatInfo
     state: games.State | None
     names: list[str]
     recent: list[tuple[int, str, str]] = field(default_factory=list)  # (ply, who, move)
@@ -168,8 +213,9 @@ class SeatPicture:
     def opponents(self) -> list[str]:
         return [name for index, name in enumerate(self.names) if index != self.seat.seat]
 
-    @property
+    @cached_property
     def scores(self) -> list[tuple[str, int]]:
+        # Cached: a mail's text and HTML both show them, and some engines count them up.
         if self.state is None:
             return []
         return list(zip(self.names, self.state.scores(), strict=False))
@@ -188,11 +234,23 @@ class SeatPicture:
 def picture(seat: Seat, recent: int = RECENT_MOVES) -> SeatPicture:
     game = seat.game
     who = names(game)
-    rows = db.session.execute(
-        select(Move).where(Move.game_id == game.id).order_by(Move.ply.desc()).limit(recent)
-    ).scalars()
-    moves = [(row.ply, who[row.seat], row.move) for row in reversed(list(rows))]
+    moves = _recent_moves(db.session.connection(), game.id, who, recent) if recent else []
     return SeatPicture(game, seat, load_state(game), who, moves)
+
+
+_RECENT = (
+    select(Move.ply, Move.seat, Move.move)
+    .where(Move.game_id == bindparam("game_id"))
+    .order_by(Move.ply.desc())
+    .limit(bindparam("limit"))
+)
+
+
+def _recent_moves(
+    conn: Connection, game_id: str, who: Sequence[str], limit: int = RECENT_MOVES
+) -> list[tuple[int, str, str]]:
+    rows = conn.execute(_RECENT, {"game_id": game_id, "limit": limit}).all()
+    return [(ply, who[seat], move) for ply, seat, move in reversed(rows)]
 
 
 def history(game: Game) -> list[Move]:
@@ -254,10 +312,10 @@ def create_game(
     db.session.refresh(game, ["seats"])
     creator = addresses[0]
     who = names(game)
-    outbox = [
-        _write_mail(
+    letters = [
+        _letter(
             game,
-            seat,
+            SeatInfo.of(seat),
             "invite",
             f"invitation from {creator}",
             creator=creator,
@@ -267,7 +325,7 @@ def create_game(
         )
         for seat in game.seats
     ]
-    outbox_ids = _ids(outbox)
+    outbox_ids = _post(game, letters)
     db.session.commit()
     return CreatedGame(game_id, outbox_ids)
 
@@ -316,15 +374,14 @@ def accept_invitation(seat_id: int) -> Acceptance:
         db.session.commit()
         return Acceptance(started=False, already=True, outbox_ids=[])
     seat.accepted_at = utcnow()
-    outbox: list[OutboxMessage] = []
+    outbox_ids: list[int] = []
     if all(s.accepted_at is not None for s in game.seats):
-        outbox = _start(game)
-    outbox_ids = _ids(outbox)
+        outbox_ids = _start(game)
     db.session.commit()
-    return Acceptance(started=bool(outbox), already=False, outbox_ids=outbox_ids)
+    return Acceptance(started=bool(outbox_ids), already=False, outbox_ids=outbox_ids)
 
 
-def _start(game: Game) -> list[OutboxMessage]:
+def _start(game: Game) -> list[int]:
     state = engine(game).new(len(game.seats), game.options, game.seed)
     game.state = state.to_json()
     game.ply = len(state.history)
@@ -332,55 +389,100 @@ def _start(game: Game) -> list[OutboxMessage]:
     game.status = RUNNING
     game.started_at = utcnow()
     if state.outcome is not None:
-        return _finish(game, state)
-    outbox = []
-    for seat in game.seats:
-        if seat.seat == state.to_move:
-            outbox.append(_turn_mail(game, seat))
-        else:
-            outbox.append(
-                _write_mail(
-                    game,
-                    seat,
-                    "started",
-                    "the game has started",
-                    pic=picture(seat),
-                    link=links.seat_url(seat),
-                )
-            )
-    return outbox
+        game.status = FINISHED
+        game.finished_at = utcnow()
+        game.outcome = state.outcome.to_json()
+    seats = [SeatInfo.of(seat) for seat in game.seats]
+    who = [seat.email for seat in seats]
+    if state.outcome is not None:
+        return _post(game, _result_letters(game, seats, state, who, []))
+    letters = [
+        _turn_letter(game, seat, state, who, [])
+        if seat.seat == state.to_move
+        else _letter(
+            game,
+            seat,
+            "started",
+            "the game has started",
+            pic=SeatPicture(game, seat, state, who),
+            link=links.seat_url(seat),
+        )
+        for seat in seats
+    ]
+    return _post(game, letters)
 
 
 # --- moves ---------------------------------------------------------------------------------------
+#
+# Submitting and applying a move is the service's hot path (one of each per move, at hundreds of
+# moves a second): both run a few Core statements on the session's connection instead of loading
+# and flushing ORM objects, which cost several times more CPU than the statements themselves.
 
 
-def submit_move(seat: Seat, move: str, ply: int) -> Submission:
+class SeatKey(Protocol):
+    """Who submits: an ORM seat or the claims of a seat token."""
+
+    game_id: str
+    seat: int
+    player_id: int
+    nonce: str
+
+
+_SUBMIT_READ = (
+    select(Seat.player_id, Seat.nonce, Game.engine, Game.state, Game.ply, Game.to_move, Game.status)
+    .join(Game, Game.id == Seat.game_id)
+    .where(Seat.game_id == bindparam("game_id"), Seat.seat == bindparam("seat"))
+)
+_INSERT_SUBMISSION = insert(Submission).returning(Submission.id)
+
+
+def submit_move(seat: SeatKey, move: str, ply: int) -> int:
     """Check a move against the game as it stands and store it as a pending submission.
 
-    The checks here give the player an immediate answer; the worker checks again under the game's
-    row lock, because another move may land between this commit and the task.
+    Returns the submission's id. The checks here give the player an immediate answer; the worker
+    checks again under the game's row lock, because another move may land between this commit
+    and the task. Revoked links are refused here too, in the same statement that reads the game.
     """
-    game = seat.game
     move = move.strip()
+    conn = db.session.connection()
+    game = conn.execute(_SUBMIT_READ, {"game_id": seat.game_id, "seat": seat.seat}).one_or_none()
+    if isinstance(seat, links.LinkClaims):
+        _check_claims(seat, game)
+    elif game is None:
+        raise NotFound("There is no such seat.")
+    assert game is not None
     _check_turn(game, seat.seat, ply)
     if not move:
         raise MoveRefused(
             "No move was given: choose one of the legal moves or type one.", "no_move"
         )
-    state = load_state(game)
-    assert state is not None
     try:
-        state.play(move)
+        games.get(game.engine).from_json(game.state).play(move)
     except games.MoveError as exc:
         code = "invalid_move" if isinstance(exc, games.InvalidMove) else "illegal_move"
         raise MoveRefused(str(exc), code) from exc
-    submission = Submission(game_id=game.id, seat=seat.seat, ply=ply, move=move, status=PENDING)
-    db.session.add(submission)
-    _commit_keeping_loaded()
-    return submission
+    submission_id: int = conn.execute(
+        _INSERT_SUBMISSION,
+        {
+            "game_id": seat.game_id,
+            "seat": seat.seat,
+            "ply": ply,
+            "move": move,
+            "status": PENDING,
+            "created_at": utcnow(),
+        },
+    ).scalar_one()
+    db.session.commit()
+    return submission_id
 
 
-def _check_turn(game: Game, seat: int, ply: int) -> None:
+class TurnFacts(Protocol):
+    status: str
+    ply: int
+    to_move: int | None
+
+
+def _check_turn(game: TurnFacts, seat: int, ply: int) -> None:
     if game.status == INVITING:
         raise GameNotStarted(
             "The game has not started yet: it starts when every invited player has accepted."
@@ -398,119 +500,160 @@ def _check_turn(game: Game, seat: int, ply: int) -> None:
         )
 
 
+# Both rows are locked, so the submission too is read as it is once we hold the lock (PostgreSQL
+# re-reads locked rows after a wait, not the others of the join): another worker may have decided
+# it while we waited. SQLite has no row locks; its writers take turns on the whole database.
+_LOCK_FOR_APPLY = (
+    select(
+        Game.id,
+        Game.engine,
+        Game.state,
+        Game.ply,
+        Game.to_move,
+        Game.status,
+        Game.thread_message_id,
+        Submission.status.label("submission_status"),
+        Submission.seat.label("submission_seat"),
+        Submission.ply.label("submission_ply"),
+        Submission.move,
+    )
+    .join(Submission, Submission.game_id == Game.id)
+    .where(Submission.id == bindparam("submission_id"))
+    .with_for_update(of=(Game, Submission))
+)
+_LAST_MESSAGE_ID = (
+    select(OutboxMessage.message_id)
+    .where(OutboxMessage.game_id == Seat.game_id, OutboxMessage.to == Player.email)
+    .order_by(OutboxMessage.id.desc())
+    .limit(1)
+    .correlate(Seat, Player)
+    .scalar_subquery()
+)
+# Each seat with its address and the last message that address got in the game (to thread after).
+_SEATS = (
+    select(
+        Seat.id,
+        Seat.game_id,
+        Seat.seat,
+        Seat.player_id,
+        Seat.nonce,
+        Player.email,
+        _LAST_MESSAGE_ID.label("last_message_id"),
+    )
+    .join(Player, Player.id == Seat.player_id)
+    .where(Seat.game_id == bindparam("game_id"))
+    .order_by(Seat.seat)
+)
+_INSERT_MOVE = insert(Move)
+_UPDATE_GAME = update(Game).where(Game.id == bindparam("game_id"))
+_DECIDE_SUBMISSION = update(Submission).where(Submission.id == bindparam("submission_id"))
+
+
 def apply_move(submission_id: int) -> list[int]:
     """Play a pending submission, under the game's row lock, in one transaction.
 
     Appends the move, stores the new snapshot and writes the outbox rows, or marks the submission
     rejected. Returns the outbox ids to send. Running it again for the same id changes nothing.
     """
-    # One round trip: the game with its seats (and their players, for the emails) and the
-    # submission. Both rows are locked, so the submission too is read as it is once we hold the
-    # lock (PostgreSQL re-reads locked rows after a wait, not the others of the join): another
-    # worker may have decided it while we waited.
-    found = (
-        db.session.execute(
-            select(Game, Submission)
-            .join(Submission, Submission.game_id == Game.id)
-            .options(joinedload(Game.seats))
-            .where(Submission.id == submission_id)
-            .with_for_update(of=(Game, Submission))
-            .execution_options(populate_existing=True)
-        )
-        .unique()
-        .one_or_none()
-    )
-    if found is None or found[1].status != PENDING:
+    conn = db.session.connection()
+    found = conn.execute(_LOCK_FOR_APPLY, {"submission_id": submission_id}).one_or_none()
+    if found is None or found.submission_status != PENDING:
         db.session.commit()
         return []
-    game, submission = found
+    seat = found.submission_seat
     try:
-        _check_turn(game, submission.seat, submission.ply)
-        state = load_state(game)
-        assert state is not None
-        new_state = state.play(submission.move)
+        _check_turn(found, seat, found.submission_ply)
+        rules = games.get(found.engine)
+        state = rules.from_json(found.state)
+        new_state = state.play(found.move)
     except (ServiceError, games.MoveError) as exc:
-        return _reject(submission, str(exc))
+        return _reject(conn, submission_id, str(exc))
     except Exception:
         # An engine bug must not leave the submission pending for the sweep to retry forever.
         log.exception("engine error applying submission %s", submission_id)
         return _reject(
-            submission, "pbem could not play this move because of an error on our side; try again."
+            conn,
+            submission_id,
+            "pbem could not play this move because of an error on our side; try again.",
         )
 
-    db.session.add(
-        Move(
-            game_id=game.id,
-            ply=game.ply,
-            seat=submission.seat,
-            move=new_state.history[-1] if new_state.history else submission.move,
-            submission_id=submission.id,
-        )
+    now = utcnow()
+    ply = found.ply
+    played = new_state.history[-1] if new_state.history else found.move
+    outcome = new_state.outcome
+    game = GameFacts(
+        found.id,
+        found.engine,
+        RUNNING if outcome is None else FINISHED,
+        ply + 1,
+        new_state.to_move,
+        found.thread_message_id,
     )
-    game.state = new_state.to_json()
-    game.ply += 1
-    game.to_move = new_state.to_move
-    submission.status = APPLIED
-    submission.applied_at = utcnow()
-    outbox: list[OutboxMessage] = []
-    if new_state.outcome is not None:
-        outbox = _finish(game, new_state)
-    elif new_state.to_move is not None and (
-        new_state.to_move != submission.seat
-        or not continues_turn(state, new_state, submission.seat)
-    ):
-        again = new_state.to_move == submission.seat
-        outbox = [_turn_mail(game, game.seats[new_state.to_move], again=again)]
-    outbox_ids = _ids(outbox)
+    outbox_ids: list[int] = []
+    tell = outcome is None and new_state.to_move is not None
+    if tell and new_state.to_move == seat and continues_turn(state, new_state, seat):
+        tell = False
+    if outcome is not None or tell:
+        rows = conn.execute(_SEATS, {"game_id": game.id}).all()
+        seats = [SeatInfo(*row[:6]) for row in rows]
+        who = [info.email for info in seats]
+        earlier = _recent_moves(conn, game.id, who, RECENT_MOVES - 1)
+        recent = [*earlier, (ply, who[seat], played)]
+        if outcome is not None:
+            letters = _result_letters(game, seats, new_state, who, recent)
+        else:
+            assert new_state.to_move is not None
+            again = new_state.to_move == seat
+            letters = [
+                _turn_letter(game, seats[new_state.to_move], new_state, who, recent, again=again)
+            ]
+        previous = {row.email: row.last_message_id for row in rows if row.last_message_id}
+        outbox_ids = _store_letters(conn, game, letters, previous)
+    conn.execute(
+        _INSERT_MOVE,
+        {
+            "game_id": game.id,
+            "ply": ply,
+            "seat": seat,
+            "move": played,
+            "submission_id": submission_id,
+            "created_at": now,
+        },
+    )
+    changes: dict[str, Any] = {
+        "state": new_state.to_json(),
+        "ply": ply + 1,
+        "to_move": new_state.to_move,
+    }
+    if outcome is not None:
+        changes.update(status=FINISHED, finished_at=now, outcome=outcome.to_json())
+    conn.execute(_UPDATE_GAME, {"game_id": game.id, **changes})
+    conn.execute(
+        _DECIDE_SUBMISSION,
+        {"submission_id": submission_id, "status": APPLIED, "applied_at": now},
+    )
     try:
         db.session.commit()
     except IntegrityError:
         # Only reachable without row locks (SQLite): the unique ply refused a second move.
         db.session.rollback()
-        submission = db.session.get(Submission, submission_id)
-        assert submission is not None
-        return _reject(submission, "Another move was made for this turn first.")
+        reason = "Another move was made for this turn first."
+        return _reject(db.session.connection(), submission_id, reason)
     return outbox_ids
 
 
-def _reject(submission: Submission, reason: str) -> list[int]:
-    submission.status = REJECTED
-    submission.error = reason
-    submission.applied_at = utcnow()
+def _reject(conn: Connection, submission_id: int, reason: str) -> list[int]:
+    conn.execute(
+        _DECIDE_SUBMISSION,
+        {
+            "submission_id": submission_id,
+            "status": REJECTED,
+            "error": reason,
+            "applied_at": utcnow(),
+        },
+    )
     db.session.commit()
     return []
-
-
-def _finish(game: Game, state: games.State) -> list[OutboxMessage]:
-    outcome = state.outcome
-    assert outcome is not None
-    game.status = FINISHED
-    game.finished_at = utcnow()
-    game.outcome = outcome.to_json()
-    return [
-        _write_mail(
-            game,
-            seat,
-            "result",
-            "the game is over",
-            pic=picture(seat),
-            outcome=outcome,
-            link=links.seat_url(seat),
-        )
-        for seat in game.seats
-    ]
-
-
-def _turn_mail(game: Game, seat: Seat, again: bool = False) -> OutboxMessage:
-    return _write_mail(
-        game,
-        seat,
-        "turn",
-        f"your turn (move {move_number(game.ply)})",
-        pic=picture(seat),
-        link=links.seat_url(seat),
-        again=again,
-    )
 
 
 def continues_turn(before: games.State, after: games.State, seat: int) -> bool:
@@ -540,14 +683,14 @@ def rotate_seat_links(game_id: str, seat_index: int, notify: bool = True) -> lis
     if seat is None:
         raise NotFound(f"Game {game_id} has no seat {seat_index}.")
     seat.nonce = new_nonce()
-    outbox = []
+    outbox_ids: list[int] = []
     if notify:
         invited = seat.accepted_at is None and seat.game.status == INVITING
         link = links.invite_url(seat) if invited else links.seat_url(seat)
-        outbox.append(
-            _write_mail(seat.game, seat, "links", "your new link", link=link, invited=invited)
+        letter = _letter(
+            seat.game, SeatInfo.of(seat), "links", "your new link", link=link, invited=invited
         )
-    outbox_ids = _ids(outbox)
+        outbox_ids = _post(seat.game, [letter])
     db.session.commit()
     return outbox_ids
 
@@ -555,35 +698,114 @@ def rotate_seat_links(game_id: str, seat_index: int, notify: bool = True) -> lis
 # --- mail ----------------------------------------------------------------------------------------
 
 
-def _write_mail(game: Game, seat: Seat, kind: str, about: str, **context: Any) -> OutboxMessage:
-    """An outbox row for one seat, threaded after the last message this address got for the game."""
+@dataclass(frozen=True)
+class Letter:
+    """One email, composed, before it becomes an outbox row."""
+
+    to: str
+    kind: str
+    subject: str
+    text: str
+    html: str
+
+
+def _letter(
+    game: Game | GameFacts, seat: SeatInfo, kind: str, about: str, **context: Any
+) -> Letter:
     title = engine(game).title
-    config = settings()
-    text, html = mail.render(
-        kind, game=game, seat=seat, title=title, to=seat.player.email, **context
+    text, html = mail.render(kind, game=game, seat=seat, title=title, to=seat.email, **context)
+    return Letter(seat.email, kind, f"[pbem] {title} {game.id}: {about}", text, html)
+
+
+def _turn_letter(
+    game: GameFacts | Game,
+    seat: SeatInfo,
+    state: games.State,
+    who: list[str],
+    recent: list[tuple[int, str, str]],
+    again: bool = False,
+) -> Letter:
+    return _letter(
+        game,
+        seat,
+        "turn",
+        f"your turn (move {move_number(game.ply)})",
+        pic=SeatPicture(game, seat, state, who, recent),
+        link=links.seat_url(seat),
+        again=again,
     )
-    previous = db.session.execute(
-        select(OutboxMessage.message_id)
-        .where(OutboxMessage.game_id == game.id, OutboxMessage.to == seat.player.email)
-        .order_by(OutboxMessage.id.desc())
-        .limit(1)
-    ).scalar_one_or_none()
+
+
+def _result_letters(
+    game: GameFacts | Game,
+    seats: list[SeatInfo],
+    state: games.State,
+    who: list[str],
+    recent: list[tuple[int, str, str]],
+) -> list[Letter]:
+    return [
+        _letter(
+            game,
+            seat,
+            "result",
+            "the game is over",
+            pic=SeatPicture(game, seat, state, who, recent),
+            outcome=state.outcome,
+            link=links.seat_url(seat),
+        )
+        for seat in seats
+    ]
+
+
+_INSERT_OUTBOX = insert(OutboxMessage).returning(OutboxMessage.id, sort_by_parameter_order=True)
+_LAST_MESSAGE_IDS = (
+    select(OutboxMessage.to, OutboxMessage.message_id)
+    .where(OutboxMessage.game_id == bindparam("game_id"))
+    .order_by(OutboxMessage.id)
+)
+
+
+def _post(game: Game, letters: list[Letter]) -> list[int]:
+    """Store letters as outbox rows in the current transaction (set-up paths, not per move)."""
+    conn = db.session.connection()
+    previous = {to: mid for to, mid in conn.execute(_LAST_MESSAGE_IDS, {"game_id": game.id})}
+    return _store_letters(conn, game, letters, previous)
+
+
+def _store_letters(
+    conn: Connection, game: Game | GameFacts, letters: list[Letter], previous: dict[str, str]
+) -> list[int]:
+    """Outbox rows for `letters`, each threaded after the last message its address got.
+
+    `previous` maps addresses to their last Message-ID in this game; the game's thread id roots
+    every chain, so a mail client shows the whole game as one conversation.
+    """
+    now = utcnow()
     root = game.thread_message_id
-    row = OutboxMessage(
-        game_id=game.id,
-        kind=kind,
-        to=seat.player.email,
-        subject=f"[pbem] {title} {game.id}: {about}",
-        text=text,
-        html=html,
-        message_id=mail.new_message_id(game.id, config.mail_from),
-        in_reply_to=previous or root,
-        references=f"{root} {previous}" if previous else root,
-        next_attempt_at=utcnow(),
-    )
-    db.session.add(row)
-    db.session.flush()
-    return row
+    mail_from = settings().mail_from
+    rows = []
+    for letter in letters:
+        before = previous.get(letter.to)
+        message_id = mail.new_message_id(game.id, mail_from)
+        previous[letter.to] = message_id
+        rows.append(
+            {
+                "game_id": game.id,
+                "kind": letter.kind,
+                "to": letter.to,
+                "subject": letter.subject,
+                "text": letter.text,
+                "html": letter.html,
+                "message_id": message_id,
+                "in_reply_to": before or root,
+                "references": f"{root} {before}" if before else root,
+                "status": PENDING,
+                "attempts": 0,
+                "next_attempt_at": now,
+                "created_at": now,
+            }
+        )
+    return list(conn.execute(_INSERT_OUTBOX, rows).scalars())
 
 
 @dataclass(frozen=True)
@@ -592,43 +814,68 @@ class Delivery:
     retry_in: int | None = None
 
 
+_CLAIM_OUTBOX = (
+    select(OutboxMessage.__table__)
+    .where(OutboxMessage.id == bindparam("outbox_id"))
+    # Another worker holding the row is sending it right now: leave it to them.
+    .with_for_update(skip_locked=True)
+)
+_UPDATE_OUTBOX = update(OutboxMessage).where(OutboxMessage.id == bindparam("outbox_id"))
+
+
 def send_outbox(outbox_id: int, now: datetime | None = None) -> Delivery:
     """Transmit one outbox row at most once; on failure, schedule the next attempt with backoff."""
     config = settings()
-    row = db.session.execute(
-        select(OutboxMessage)
-        .where(OutboxMessage.id == outbox_id)
-        # Another worker holding the row is sending it right now: leave it to them.
-        .with_for_update(skip_locked=True)
-    ).scalar_one_or_none()
+    conn = db.session.connection()
+    if conn.dialect.name == "postgresql":
+        # The sent mark is committed without waiting for the WAL flush: a worker lost between
+        # the server's 250 and that commit sends the message again when the task comes back, and
+        # not waiting for the disk shrinks that window to one round trip. The price is a resend
+        # after a PostgreSQL crash in that instant: the same duplicate, with the same Message-ID.
+        conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+    row = conn.execute(_CLAIM_OUTBOX, {"outbox_id": outbox_id}).one_or_none()
     if row is None or row.status != PENDING:
         db.session.rollback()
         return Delivery("skipped")
     now = now or utcnow()
-    row.attempts += 1
+    attempts = row.attempts + 1
     try:
         with mail.delivering(row, config):
             # Recorded as soon as the server took the message, before the session is closed.
-            row.status = SENT
-            row.sent_at = now
-            row.last_error = None
-            _commit_sent_mark()
+            conn.execute(
+                _UPDATE_OUTBOX,
+                {
+                    "outbox_id": outbox_id,
+                    "status": SENT,
+                    "sent_at": now,
+                    "attempts": attempts,
+                    "last_error": None,
+                },
+            )
+            db.session.commit()
     except (OSError, smtplib.SMTPException) as exc:
-        return _failed_attempt(row, exc, now)
+        return _failed_attempt(conn, outbox_id, attempts, exc, now)
     return Delivery("sent")
 
 
-def _failed_attempt(row: OutboxMessage, exc: Exception, now: datetime) -> Delivery:
+def _failed_attempt(
+    conn: Connection, outbox_id: int, attempts: int, exc: Exception, now: datetime
+) -> Delivery:
     config = settings()
-    row.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-    if row.attempts >= config.mail_max_attempts or isinstance(exc, smtplib.SMTPRecipientsRefused):
-        row.status = FAILED
-        db.session.commit()
-        return Delivery("failed")
-    delay = min(config.mail_retry_seconds * 2 ** (row.attempts - 1), 3600)
-    row.next_attempt_at = now + timedelta(seconds=delay)
+    changes: dict[str, Any] = {
+        "attempts": attempts,
+        "last_error": f"{type(exc).__name__}: {exc}"[:2000],
+    }
+    delivery = Delivery("failed")
+    if attempts >= config.mail_max_attempts or isinstance(exc, smtplib.SMTPRecipientsRefused):
+        changes["status"] = FAILED
+    else:
+        delay = min(config.mail_retry_seconds * 2 ** (attempts - 1), 3600)
+        changes["next_attempt_at"] = now + timedelta(seconds=delay)
+        delivery = Delivery("retry", delay)
+    conn.execute(_UPDATE_OUTBOX, {"outbox_id": outbox_id, **changes})
     db.session.commit()
-    return Delivery("retry", delay)
+    return delivery
 
 
 # --- the sweep -----------------------------------------------------------------------------------
@@ -668,11 +915,6 @@ def sweep(now: datetime | None = None, limit: int = 1000) -> Sweep:
 # --- helpers -------------------------------------------------------------------------------------
 
 
-def _ids(rows: Sequence[OutboxMessage]) -> list[int]:
-    """Ids read before the commit: after it, each read would cost a round trip to reload the row."""
-    return [row.id for row in rows]
-
-
 def _lock_game(game_id: str) -> Game:
     """The game row, locked until commit: one move at a time per game, across all workers."""
     return db.session.execute(
@@ -681,32 +923,6 @@ def _lock_game(game_id: str) -> Game:
         .with_for_update()
         .execution_options(populate_existing=True)
     ).scalar_one()
-
-
-def _commit_keeping_loaded() -> None:
-    """Commit without expiring what the session holds.
-
-    The caller goes on to read only what it just wrote (a submission's id): expiring it would make
-    that read a second transaction, with its own pool checkout, ping and SELECT.
-    """
-    session = db.session()
-    session.expire_on_commit = False
-    try:
-        session.commit()
-    finally:
-        session.expire_on_commit = True
-
-
-def _commit_sent_mark() -> None:
-    """Commit a row marked sent without waiting for PostgreSQL to flush its WAL.
-
-    A worker lost between the server's 250 and this commit sends the message again when the task
-    is redelivered; not waiting for the disk shrinks that window to one round trip. The price is a
-    resend after a PostgreSQL crash in that instant: the same duplicate, with the same Message-ID.
-    """
-    if db.session.get_bind().dialect.name == "postgresql":
-        db.session.execute(text("SET LOCAL synchronous_commit TO OFF"))
-    db.session.commit()
 
 
 def _secret() -> str:

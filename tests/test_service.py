@@ -57,10 +57,10 @@ def seat_to_move(game: Game) -> Seat:
 
 def play(game: Game, move: str) -> Submission:
     seat = seat_to_move(game)
-    submission = service.submit_move(seat, move, game.ply)
-    dispatch.apply_move_later(submission.id)
+    submission_id = service.submit_move(seat, move, game.ply)
+    dispatch.apply_move_later(submission_id)
     db.session.expire_all()
-    return db.session.get(Submission, submission.id)
+    return db.session.get(Submission, submission_id)
 
 
 def mails(to: str | None = None, kind: str | None = None) -> list[OutboxMessage]:
@@ -263,7 +263,7 @@ def test_two_submissions_for_one_ply_apply_exactly_one(app: Flask) -> None:
     seat = seat_to_move(game)
     first = service.submit_move(seat, "1", 0)
     second = service.submit_move(seat, "2", 0)
-    ids = (first.id, second.id)
+    ids = (first, second)
     for submission_id in ids:
         service.apply_move(submission_id)
     states = [db.session.get(Submission, i) for i in ids]
@@ -274,8 +274,7 @@ def test_two_submissions_for_one_ply_apply_exactly_one(app: Flask) -> None:
 
 def test_apply_move_is_idempotent(app: Flask) -> None:
     game = start()
-    submission = service.submit_move(seat_to_move(game), "1", 0)
-    submission_id = submission.id
+    submission_id = service.submit_move(seat_to_move(game), "1", 0)
     assert service.apply_move(submission_id) != []
     assert service.apply_move(submission_id) == []
     assert service.apply_move(10_000) == []
@@ -300,15 +299,15 @@ def test_an_engine_error_rejects_the_submission(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = start()
-    submission = service.submit_move(seat_to_move(game), "1", 0)
+    submission_id = service.submit_move(seat_to_move(game), "1", 0)
     state_class = type(service.load_state(game))
 
     def broken(self: object, move: str) -> object:
         raise RuntimeError("engine bug")
 
     monkeypatch.setattr(state_class, "play", broken)
-    assert service.apply_move(submission.id) == []
-    db.session.refresh(submission)
+    assert service.apply_move(submission_id) == []
+    submission = db.session.get(Submission, submission_id)
     assert submission.status == REJECTED and "error on our side" in (submission.error or "")
 
 
@@ -398,14 +397,14 @@ def test_the_sweep_finds_what_the_queue_lost(app: Flask, monkeypatch: pytest.Mon
     game = start()
     with pytest.MonkeyPatch.context() as queue_down:
         queue_down.setattr(dispatch, "_enqueue", lambda name, args: False)
-        submission = service.submit_move(seat_to_move(game), "1", 0)
-        assert not dispatch.apply_move_later(submission.id)
+        submission_id = service.submit_move(seat_to_move(game), "1", 0)
+        assert not dispatch.apply_move_later(submission_id)
         row_id = service.create_game("countdown", {}, EMAILS).outbox_ids[0]
     now = utcnow()
     assert service.sweep(now) == service.Sweep([], [])  # too fresh: their tasks may be queued
     later = now + timedelta(seconds=31)
     found = service.sweep(later)
-    assert found.submission_ids == [submission.id]
+    assert found.submission_ids == [submission_id]
     assert row_id in found.outbox_ids
 
     from workers.tasks import sweep
@@ -413,7 +412,7 @@ def test_the_sweep_finds_what_the_queue_lost(app: Flask, monkeypatch: pytest.Mon
     monkeypatch.setattr(service, "utcnow", lambda: later)
     sweep.delay()
     db.session.expire_all()
-    assert db.session.get(Submission, submission.id).status == APPLIED
+    assert db.session.get(Submission, submission_id).status == APPLIED
     assert db.session.get(OutboxMessage, row_id).status == SENT
 
 
@@ -450,18 +449,37 @@ def test_every_engine_plays_to_the_end_through_the_service(app: Flask, engine: s
     assert sorted(m.to for m in mails(kind="result")) == sorted(emails)
 
 
-def test_submit_move_leaves_the_submission_readable_without_another_query(app: Flask) -> None:
+@contextmanager
+def statements_run() -> Iterator[list[str]]:
     from sqlalchemy import event
 
-    game = start()
-    seat = seat_to_move(game)
-    submission = service.submit_move(seat, "1", 0)
     statements: list[str] = []
     engine = db.engine
-    listener = lambda *args: statements.append(args[2])  # noqa: E731
+    listener = lambda *args: statements.append(args[2].split()[0].upper())  # noqa: E731
     event.listen(engine, "before_cursor_execute", listener)
     try:
-        assert submission.id > 0 and submission.status == PENDING
+        yield statements
     finally:
         event.remove(engine, "before_cursor_execute", listener)
-    assert statements == []  # the web reads the id after the commit: no second transaction
+
+
+def test_a_submission_is_one_read_and_one_insert(app: Flask) -> None:
+    # The hot path of the web: a move must not cost the ORM's extra round trips.
+    game = start()
+    seat = seat_to_move(game)
+    with statements_run() as statements:
+        submission_id = service.submit_move(seat, "1", 0)
+    assert statements == ["SELECT", "INSERT"]
+    assert db.session.get(Submission, submission_id).status == PENDING
+
+
+def test_applying_a_move_costs_seven_statements(app: Flask) -> None:
+    # Lock, seats with their last Message-IDs, recent moves, then the four writes.
+    game = start()
+    submission_id = service.submit_move(seat_to_move(game), "1", 0)
+    with statements_run() as statements:
+        outbox_ids = service.apply_move(submission_id)
+    assert len(outbox_ids) == 1
+    assert sorted(statements) == sorted(
+        ["SELECT", "SELECT", "SELECT", "INSERT", "INSERT", "UPDATE", "UPDATE"]
+    )

@@ -25,7 +25,7 @@ def page(token: str) -> str:
 
 @bp.post("/play/<token>")
 def submit(token: str) -> Response | tuple[str, int]:
-    seat = service.seat_for_token(token, links.SEAT)
+    claims = service.read_claims(token, links.SEAT)
     move = request.form.get("move_text", "").strip() or request.form.get("move", "")
     try:
         ply = int(request.form["ply"])
@@ -38,13 +38,14 @@ def submit(token: str) -> Response | tuple[str, int]:
             back=url_for("play.page", token=token),
         )
     try:
-        submission = service.submit_move(seat, move, ply)
+        submission_id = service.submit_move(claims, move, ply)
     except service.MoveRefused as exc:
+        seat = service.seat_for_token(token, links.SEAT)
         return game_page(seat, token, error=exc.message, typed=move), exc.status
     except (service.StalePly, service.NotYourTurn, service.GameOver) as exc:
         return error_page(exc.code, exc.message, exc.status, back=url_for("play.page", token=token))
-    dispatch.apply_move_later(submission.id)
-    return redirect(url_for("play.submission", submission_id=submission.id, token=token), 303)
+    dispatch.apply_move_later(submission_id)
+    return redirect(url_for("play.submission", submission_id=submission_id, token=token), 303)
 
 
 @bp.get("/submission/<int:submission_id>")
