@@ -83,7 +83,9 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # idempotent, so running one twice is harmless while losing one is not.
         "task_acks_late": True,
         "task_reject_on_worker_lost": True,
-        "worker_prefetch_multiplier": 1,
+        # Enough messages in hand for apply_move to gather a batch (workers.tasks.BATCH_SIZE);
+        # with late acknowledgement a worker holds at most this many per pool process.
+        "worker_prefetch_multiplier": 32,
         "broker_connection_retry_on_startup": True,
         # Fail fast when Redis is down: the submission is already stored and the sweep will enqueue
         # it again, so the player should not wait on retries.
@@ -111,6 +113,8 @@ def celery_init_app(app: Flask) -> Celery:
                 return self.run(*args, **kwargs)
 
     celery_app = Celery(app.name, task_cls=FlaskTask)
+    # For task classes that cannot derive from FlaskTask (workers.tasks.AppContextBatches).
+    celery_app.flask_app = app
     celery_app.config_from_object(app.config["CELERY"])
     celery_app.set_default()
     app.extensions["celery"] = celery_app

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
@@ -502,9 +502,15 @@ def _check_turn(game: TurnFacts, seat: int, ply: int) -> None:
 
 # Both rows are locked, so the submission too is read as it is once we hold the lock (PostgreSQL
 # re-reads locked rows after a wait, not the others of the join): another worker may have decided
-# it while we waited. SQLite has no row locks; its writers take turns on the whole database.
+# it while we waited. Rows are locked in the order they are sorted, so two workers whose batches
+# share a game cannot deadlock. SQLite has no row locks; its writers take turns on the database.
 _LOCK_FOR_APPLY = (
     select(
+        Submission.id.label("submission_id"),
+        Submission.status.label("submission_status"),
+        Submission.seat.label("submission_seat"),
+        Submission.ply.label("submission_ply"),
+        Submission.move,
         Game.id,
         Game.engine,
         Game.state,
@@ -512,13 +518,10 @@ _LOCK_FOR_APPLY = (
         Game.to_move,
         Game.status,
         Game.thread_message_id,
-        Submission.status.label("submission_status"),
-        Submission.seat.label("submission_seat"),
-        Submission.ply.label("submission_ply"),
-        Submission.move,
     )
-    .join(Submission, Submission.game_id == Game.id)
-    .where(Submission.id == bindparam("submission_id"))
+    .join(Game, Game.id == Submission.game_id)
+    .where(Submission.id.in_(bindparam("submission_ids", expanding=True)))
+    .order_by(Game.id, Submission.id)
     .with_for_update(of=(Game, Submission))
 )
 _LAST_MESSAGE_ID = (
@@ -541,119 +544,253 @@ _SEATS = (
         _LAST_MESSAGE_ID.label("last_message_id"),
     )
     .join(Player, Player.id == Seat.player_id)
-    .where(Seat.game_id == bindparam("game_id"))
-    .order_by(Seat.seat)
+    .where(Seat.game_id.in_(bindparam("game_ids", expanding=True)))
+    .order_by(Seat.game_id, Seat.seat)
+)
+_NUMBERED_MOVES = (
+    select(
+        Move.game_id,
+        Move.ply,
+        Move.seat,
+        Move.move,
+        func.row_number().over(partition_by=Move.game_id, order_by=Move.ply.desc()).label("newest"),
+    )
+    .where(Move.game_id.in_(bindparam("game_ids", expanding=True)))
+    .subquery()
+)
+# The moves before this batch's that the emails list, for every game of the batch at once.
+_RECENT_OF_GAMES = (
+    select(
+        _NUMBERED_MOVES.c.game_id,
+        _NUMBERED_MOVES.c.ply,
+        _NUMBERED_MOVES.c.seat,
+        _NUMBERED_MOVES.c.move,
+    )
+    .where(_NUMBERED_MOVES.c.newest < RECENT_MOVES)
+    .order_by(_NUMBERED_MOVES.c.game_id, _NUMBERED_MOVES.c.ply)
 )
 _INSERT_MOVE = insert(Move)
 _UPDATE_GAME = update(Game).where(Game.id == bindparam("game_id"))
 _DECIDE_SUBMISSION = update(Submission).where(Submission.id == bindparam("submission_id"))
 
 
+@dataclass
+class _Playing:
+    """A locked game as this batch has left it so far."""
+
+    id: str
+    engine: str
+    status: str
+    ply: int
+    to_move: int | None
+    thread_message_id: str
+    snapshot: dict[str, Any]
+    state: games.State | None = None
+    changed: bool = False
+
+    def current(self) -> games.State:
+        if self.state is None:
+            self.state = games.get(self.engine).from_json(self.snapshot)
+        return self.state
+
+
+@dataclass(frozen=True)
+class _Played:
+    submission_id: int
+    game: GameFacts
+    seat: int
+    ply: int
+    move: str
+    before: games.State
+    after: games.State
+
+
 def apply_move(submission_id: int) -> list[int]:
-    """Play a pending submission, under the game's row lock, in one transaction.
+    """Play one pending submission; see `apply_moves`."""
+    return apply_moves([submission_id])
 
-    Appends the move, stores the new snapshot and writes the outbox rows, or marks the submission
-    rejected. Returns the outbox ids to send. Running it again for the same id changes nothing.
+
+def apply_moves(submission_ids: Sequence[int]) -> list[int]:
+    """Play pending submissions under their games' row locks, all in one transaction.
+
+    For each: append the move, store the new snapshot and write the outbox rows, or mark the
+    submission rejected. Submissions of one game are decided in the order they arrived, so of two
+    for the same ply the first is played and the second rejected. Returns the outbox ids to send.
+    Running it again for the same ids changes nothing. A worker takes a batch at a time: the
+    reads and writes of a batch cost a handful of statements and one commit, whatever its size.
     """
-    conn = db.session.connection()
-    found = conn.execute(_LOCK_FOR_APPLY, {"submission_id": submission_id}).one_or_none()
-    if found is None or found.submission_status != PENDING:
-        db.session.commit()
+    if not submission_ids:
         return []
-    seat = found.submission_seat
     try:
-        _check_turn(found, seat, found.submission_ply)
-        rules = games.get(found.engine)
-        state = rules.from_json(found.state)
-        new_state = state.play(found.move)
-    except (ServiceError, games.MoveError) as exc:
-        return _reject(conn, submission_id, str(exc))
-    except Exception:
-        # An engine bug must not leave the submission pending for the sweep to retry forever.
-        log.exception("engine error applying submission %s", submission_id)
-        return _reject(
-            conn,
-            submission_id,
-            "pbem could not play this move because of an error on our side; try again.",
-        )
-
-    now = utcnow()
-    ply = found.ply
-    played = new_state.history[-1] if new_state.history else found.move
-    outcome = new_state.outcome
-    game = GameFacts(
-        found.id,
-        found.engine,
-        RUNNING if outcome is None else FINISHED,
-        ply + 1,
-        new_state.to_move,
-        found.thread_message_id,
-    )
-    outbox_ids: list[int] = []
-    tell = outcome is None and new_state.to_move is not None
-    if tell and new_state.to_move == seat and continues_turn(state, new_state, seat):
-        tell = False
-    if outcome is not None or tell:
-        rows = conn.execute(_SEATS, {"game_id": game.id}).all()
-        seats = [SeatInfo(*row[:6]) for row in rows]
-        who = [info.email for info in seats]
-        earlier = _recent_moves(conn, game.id, who, RECENT_MOVES - 1)
-        recent = [*earlier, (ply, who[seat], played)]
-        if outcome is not None:
-            letters = _result_letters(game, seats, new_state, who, recent)
-        else:
-            assert new_state.to_move is not None
-            again = new_state.to_move == seat
-            letters = [
-                _turn_letter(game, seats[new_state.to_move], new_state, who, recent, again=again)
-            ]
-        previous = {row.email: row.last_message_id for row in rows if row.last_message_id}
-        outbox_ids = _store_letters(conn, game, letters, previous)
-    conn.execute(
-        _INSERT_MOVE,
-        {
-            "game_id": game.id,
-            "ply": ply,
-            "seat": seat,
-            "move": played,
-            "submission_id": submission_id,
-            "created_at": now,
-        },
-    )
-    changes: dict[str, Any] = {
-        "state": new_state.to_json(),
-        "ply": ply + 1,
-        "to_move": new_state.to_move,
-    }
-    if outcome is not None:
-        changes.update(status=FINISHED, finished_at=now, outcome=outcome.to_json())
-    conn.execute(_UPDATE_GAME, {"game_id": game.id, **changes})
-    conn.execute(
-        _DECIDE_SUBMISSION,
-        {"submission_id": submission_id, "status": APPLIED, "applied_at": now},
-    )
-    try:
-        db.session.commit()
+        return _apply_batch(sorted(set(submission_ids)))
     except IntegrityError:
         # Only reachable without row locks (SQLite): the unique ply refused a second move.
         db.session.rollback()
+        if len(submission_ids) > 1:
+            return [outbox_id for one in submission_ids for outbox_id in apply_moves([one])]
         reason = "Another move was made for this turn first."
-        return _reject(db.session.connection(), submission_id, reason)
+        _decide(db.session.connection(), [_rejection(submission_ids[0], reason)])
+        db.session.commit()
+        return []
+
+
+def _apply_batch(submission_ids: list[int]) -> list[int]:
+    conn = db.session.connection()
+    rows = conn.execute(_LOCK_FOR_APPLY, {"submission_ids": submission_ids}).all()
+    now = utcnow()
+    playing: dict[str, _Playing] = {}
+    decided: list[dict[str, Any]] = []
+    played: list[_Played] = []
+    for row in rows:
+        if row.submission_status != PENDING:
+            continue
+        game = playing.setdefault(
+            row.id,
+            _Playing(
+                row.id,
+                row.engine,
+                row.status,
+                row.ply,
+                row.to_move,
+                row.thread_message_id,
+                row.state,
+            ),
+        )
+        seat = row.submission_seat
+        try:
+            _check_turn(game, seat, row.submission_ply)
+            before = game.current()
+            after = before.play(row.move)
+        except (ServiceError, games.MoveError) as exc:
+            decided.append(_rejection(row.submission_id, str(exc)))
+            continue
+        except Exception:
+            # An engine bug must not leave the submission pending for the sweep to retry forever.
+            log.exception("engine error applying submission %s", row.submission_id)
+            reason = "pbem could not play this move because of an error on our side; try again."
+            decided.append(_rejection(row.submission_id, reason))
+            continue
+        move = after.history[-1] if after.history else row.move
+        played.append(
+            _Played(
+                row.submission_id,
+                GameFacts(
+                    game.id,
+                    game.engine,
+                    RUNNING if after.outcome is None else FINISHED,
+                    game.ply + 1,
+                    after.to_move,
+                    game.thread_message_id,
+                ),
+                seat,
+                game.ply,
+                move,
+                before,
+                after,
+            )
+        )
+        decided.append(
+            {
+                "submission_id": row.submission_id,
+                "status": APPLIED,
+                "error": None,
+                "applied_at": now,
+            }
+        )
+        game.state, game.changed = after, True
+        game.ply, game.to_move = game.ply + 1, after.to_move
+        game.status = played[-1].game.status
+
+    outbox_ids = _write_letters_for(conn, played) if played else []
+    if played:
+        conn.execute(
+            _INSERT_MOVE,
+            [
+                {
+                    "game_id": p.game.id,
+                    "ply": p.ply,
+                    "seat": p.seat,
+                    "move": p.move,
+                    "submission_id": p.submission_id,
+                    "created_at": now,
+                }
+                for p in played
+            ],
+        )
+        conn.execute(_UPDATE_GAME, [_game_changes(g, now) for g in playing.values() if g.changed])
+    if decided:
+        _decide(conn, decided)
+    db.session.commit()
     return outbox_ids
 
 
-def _reject(conn: Connection, submission_id: int, reason: str) -> list[int]:
-    conn.execute(
-        _DECIDE_SUBMISSION,
-        {
-            "submission_id": submission_id,
-            "status": REJECTED,
-            "error": reason,
-            "applied_at": utcnow(),
-        },
-    )
-    db.session.commit()
-    return []
+def _game_changes(game: _Playing, now: datetime) -> dict[str, Any]:
+    state = game.current()
+    outcome = state.outcome
+    return {
+        "game_id": game.id,
+        "state": state.to_json(),
+        "ply": game.ply,
+        "to_move": game.to_move,
+        "status": game.status,
+        "finished_at": now if outcome is not None else None,
+        "outcome": outcome.to_json() if outcome is not None else None,
+    }
+
+
+def _rejection(submission_id: int, reason: str) -> dict[str, Any]:
+    return {
+        "submission_id": submission_id,
+        "status": REJECTED,
+        "error": reason,
+        "applied_at": utcnow(),
+    }
+
+
+def _decide(conn: Connection, decisions: list[dict[str, Any]]) -> None:
+    conn.execute(_DECIDE_SUBMISSION, decisions)
+
+
+def _write_letters_for(conn: Connection, played: list[_Played]) -> list[int]:
+    """The emails the batch's moves call for: the next player's turn, or everyone's result."""
+    tell = [
+        p
+        for p in played
+        if p.after.outcome is not None
+        or (
+            p.after.to_move is not None
+            and not (p.after.to_move == p.seat and continues_turn(p.before, p.after, p.seat))
+        )
+    ]
+    if not tell:
+        return []
+    game_ids = sorted({p.game.id for p in tell})
+    seats: dict[str, list[SeatInfo]] = {}
+    previous: dict[str, dict[str, str]] = {}
+    for row in conn.execute(_SEATS, {"game_ids": game_ids}):
+        seats.setdefault(row.game_id, []).append(SeatInfo(*row[:6]))
+        if row.last_message_id:
+            previous.setdefault(row.game_id, {})[row.email] = row.last_message_id
+    recent: dict[str, list[tuple[int, int, str]]] = {}
+    for game_id, ply, seat, move in conn.execute(_RECENT_OF_GAMES, {"game_ids": game_ids}):
+        recent.setdefault(game_id, []).append((ply, seat, move))
+    rows: list[dict[str, Any]] = []
+    for p in tell:
+        game_seats = seats[p.game.id]
+        who = [info.email for info in game_seats]
+        moves = recent.setdefault(p.game.id, [])
+        moves.append((p.ply, p.seat, p.move))
+        shown = [(ply, who[seat], move) for ply, seat, move in moves[-RECENT_MOVES:]]
+        if p.after.outcome is not None:
+            letters = _result_letters(p.game, game_seats, p.after, who, shown)
+        else:
+            assert p.after.to_move is not None
+            again = p.after.to_move == p.seat
+            letters = [
+                _turn_letter(p.game, game_seats[p.after.to_move], p.after, who, shown, again=again)
+            ]
+        rows += _outbox_rows(p.game, letters, previous.setdefault(p.game.id, {}))
+    return _insert_outbox(conn, rows)
 
 
 def continues_turn(before: games.State, after: games.State, seat: int) -> bool:
@@ -757,7 +894,7 @@ def _result_letters(
     ]
 
 
-_INSERT_OUTBOX = insert(OutboxMessage).returning(OutboxMessage.id, sort_by_parameter_order=True)
+_INSERT_OUTBOX = insert(OutboxMessage).returning(OutboxMessage.id)
 _LAST_MESSAGE_IDS = (
     select(OutboxMessage.to, OutboxMessage.message_id)
     .where(OutboxMessage.game_id == bindparam("game_id"))
@@ -775,10 +912,16 @@ def _post(game: Game, letters: list[Letter]) -> list[int]:
 def _store_letters(
     conn: Connection, game: Game | GameFacts, letters: list[Letter], previous: dict[str, str]
 ) -> list[int]:
+    return _insert_outbox(conn, _outbox_rows(game, letters, previous))
+
+
+def _outbox_rows(
+    game: Game | GameFacts, letters: list[Letter], previous: dict[str, str]
+) -> list[dict[str, Any]]:
     """Outbox rows for `letters`, each threaded after the last message its address got.
 
-    `previous` maps addresses to their last Message-ID in this game; the game's thread id roots
-    every chain, so a mail client shows the whole game as one conversation.
+    `previous` maps addresses to their last Message-ID in this game (and is updated); the game's
+    thread id roots every chain, so a mail client shows the whole game as one conversation.
     """
     now = utcnow()
     root = game.thread_message_id
@@ -805,6 +948,12 @@ def _store_letters(
                 "created_at": now,
             }
         )
+    return rows
+
+
+def _insert_outbox(conn: Connection, rows: list[dict[str, Any]]) -> list[int]:
+    if not rows:
+        return []
     return list(conn.execute(_INSERT_OUTBOX, rows).scalars())
 
 

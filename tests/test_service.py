@@ -483,3 +483,55 @@ def test_applying_a_move_costs_seven_statements(app: Flask) -> None:
     assert sorted(statements) == sorted(
         ["SELECT", "SELECT", "SELECT", "INSERT", "INSERT", "UPDATE", "UPDATE"]
     )
+
+
+def test_a_batch_of_moves_from_several_games_is_one_transaction(app: Flask) -> None:
+    # A worker plays what it has gathered in one go: the statements do not grow with the batch.
+    started = [start(emails=[f"a{i}@example.org", f"b{i}@example.org"]) for i in range(3)]
+    submitted = [service.submit_move(seat_to_move(game), "1", 0) for game in started]
+    with statements_run() as statements:
+        outbox_ids = service.apply_moves(submitted)
+    assert len(statements) == 7
+    assert len(outbox_ids) == 3
+    for game, submission_id in zip(started, submitted, strict=True):
+        db.session.refresh(game)
+        assert game.ply == 1
+        assert db.session.get(Submission, submission_id).status == APPLIED
+        turn = [m for m in mails(kind="turn") if m.game_id == game.id][-1]
+        assert turn.to == game.seats[game.to_move].player.email
+        assert "move 2" in turn.subject
+
+
+def test_in_a_batch_the_first_submission_for_a_ply_wins(app: Flask) -> None:
+    game = start()
+    seat = seat_to_move(game)
+    first = service.submit_move(seat, "1", 0)
+    second = service.submit_move(seat, "2", 0)
+    service.apply_moves([second, first])  # order of the call does not matter: arrival does
+    db.session.expire_all()
+    assert db.session.get(Submission, first).status == APPLIED
+    rejected = db.session.get(Submission, second)
+    assert rejected.status == REJECTED
+    assert "the game is at move 2" in (rejected.error or "")
+    assert db.session.execute(select(func.count(Move.id))).scalar() == 1
+
+
+def test_a_batch_mixes_applied_rejected_and_finished_games(app: Flask) -> None:
+    ending = start(options={"pile": 5}, emails=["x@example.org", "y@example.org"])
+    play(ending, "3")
+    going = start(emails=["p@example.org", "q@example.org"])
+    refused = service.submit_move(seat_to_move(going), "1", 0)
+    db.session.add(Submission(game_id=going.id, seat=going.to_move, ply=0, move="zzz"))
+    db.session.commit()
+    bad = db.session.execute(select(func.max(Submission.id))).scalar()
+    won = service.submit_move(seat_to_move(ending), "2", 1)
+    outbox_ids = service.apply_moves([refused, bad, won])
+    db.session.expire_all()
+    assert [db.session.get(Submission, i).status for i in (refused, bad, won)] == [
+        APPLIED,
+        REJECTED,
+        APPLIED,
+    ]
+    assert db.session.get(Game, ending.id).status == FINISHED
+    kinds = sorted(db.session.get(OutboxMessage, i).kind for i in outbox_ids)
+    assert kinds == ["result", "result", "turn"]

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import logging
+import time
+from typing import Any
 
 from celery import Task, shared_task
+from celery_batches import Batches, SimpleRequest
 from sqlalchemy.exc import OperationalError
 
 from pbem import dispatch, service
@@ -13,22 +16,56 @@ from pbem.extensions import db
 log = logging.getLogger(__name__)
 
 
+# A worker gathers the apply_move messages it has received for up to this long, or this many, and
+# plays them as one batch: one transaction, a handful of statements and one commit for all.
+BATCH_SECONDS = 0.05
+BATCH_SIZE = 64
+# A batch whose transaction fails on the database is tried again this many times, this long apart;
+# after that its submissions stay pending and the sweep enqueues them again.
+DB_ATTEMPTS = 3
+DB_RETRY_SECONDS = 1.0
+
+
+class AppContextBatches(Batches):  # type: ignore[misc]
+    """celery-batches' task class, run inside the Flask app's context like every other task."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        with self.app.flask_app.app_context():
+            return self.run(*args, **kwargs)
+
+
 @shared_task(
     name="workers.tasks.apply_move",
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    retry_backoff_max=60,
-    max_retries=10,
+    base=AppContextBatches,
+    flush_every=BATCH_SIZE,
+    flush_interval=BATCH_SECONDS,
 )
-def apply_move(submission_id: int) -> None:
-    """Play a stored submission, then send the emails it wrote, here, after its commit.
+def apply_move(requests: list[SimpleRequest]) -> None:
+    """Play stored submissions (one `apply_move(submission_id)` message each), then send the emails
+    they wrote, here, after their commit.
 
-    Sending in this task rather than queuing a `send_email` per row saves a publish, a task and an
-    app context per move. The outbox protocol is the same one `send_email` follows (row locked with
-    SKIP LOCKED, marked sent right after the server's 250); a row whose attempt fails, or that this
-    task never reaches (worker lost), is left pending for `send_email` retries and the sweep.
+    Messages are acknowledged once the batch returns (acks_late), so a worker lost halfway leaves
+    them to be redelivered; the sweep re-enqueues whatever is still pending anyway. Sending in this
+    task rather than queuing a `send_email` per row saves a publish and a task per email. The
+    outbox protocol is the one `send_email` follows (row locked with SKIP LOCKED, marked sent right
+    after the server's 250); a row whose attempt fails, or that this task never reaches, is left
+    pending for `send_email` retries and the sweep.
     """
-    outbox_ids = service.apply_move(submission_id)
+    submission_ids = [int(request.args[0]) for request in requests]
+    for attempt in range(1, DB_ATTEMPTS + 1):
+        try:
+            outbox_ids = service.apply_moves(submission_ids)
+            break
+        except OperationalError:
+            db.session.rollback()
+            if attempt == DB_ATTEMPTS:
+                log.warning(
+                    "could not apply submissions %s; the sweep will retry",
+                    submission_ids,
+                    exc_info=True,
+                )
+                return
+            time.sleep(DB_RETRY_SECONDS * attempt)
     send_now(outbox_ids)
 
 

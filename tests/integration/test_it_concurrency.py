@@ -107,8 +107,9 @@ def test_two_workers_applying_the_same_ply_at_once_apply_one_move(stack: Stack) 
     flow, tokens, to_move, moves = _started(stack)
     try:
         stack.stop_workers()
-        stack.start_worker("wa", concurrency=1)
-        stack.start_worker("wb", concurrency=1)
+        # One message each, so both workers (not one worker with a batch) wait for the row.
+        stack.start_worker("wa", concurrency=1, prefetch=1)
+        stack.start_worker("wb", concurrency=1, prefetch=1)
         with RowLock(stack.db, "games", "id", flow.game_id):
             first = flow.api_move(tokens[to_move], moves[0], 0)
             second = flow.api_move(tokens[to_move], moves[1], 0)

@@ -167,7 +167,11 @@ class Stack:
     # Celery
 
     def start_worker(
-        self, name: str | None = None, concurrency: int | None = None, pool: str = "prefork"
+        self,
+        name: str | None = None,
+        concurrency: int | None = None,
+        pool: str = "prefork",
+        prefetch: int | None = None,
     ) -> Proc:
         name = name or f"w{len(self.workers) + 1}"
         argv = [
@@ -182,6 +186,10 @@ class Stack:
             "--without-gossip",
             "--without-mingle",
         ]
+        if prefetch is not None:
+            # A worker takes this many messages per pool process; 1 keeps it from gathering a
+            # batch, for tests that need each worker to hold one message.
+            argv.append(f"--prefetch-multiplier={prefetch}")
         proc = Proc(f"celery-{name}", argv, env=self.env, log_dir=self.log_dir)
         offset = _size(proc.log_path)
         proc.start()

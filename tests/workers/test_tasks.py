@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from celery import Celery
 from celery.exceptions import Retry
@@ -18,7 +20,8 @@ def test_celery_is_bound_to_the_app_and_knows_the_tasks(app: Flask) -> None:
     )
     conf = celery.conf
     assert conf.task_acks_late and conf.task_reject_on_worker_lost
-    assert conf.worker_prefetch_multiplier == 1
+    # apply_move gathers batches from the messages a worker holds: it must be able to hold some.
+    assert conf.worker_prefetch_multiplier >= tasks.BATCH_SIZE // 2
     assert conf.task_always_eager  # no REDIS_URL: in-process
     assert conf.beat_schedule["sweep"]["task"] == "workers.tasks.sweep"
 
@@ -32,11 +35,40 @@ def test_with_redis_tasks_go_to_the_broker(tmp_path) -> None:
     assert conf.broker_url == "redis://127.0.0.1:1/0"
 
 
+def batch(*submission_ids: int) -> list[SimpleNamespace]:
+    """What celery-batches hands apply_move: one request per message, its args as sent."""
+    return [SimpleNamespace(args=[i], kwargs={}) for i in submission_ids]
+
+
 def test_a_task_runs_inside_the_app_context(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = []
-    monkeypatch.setattr(service, "apply_move", lambda i: seen.append(i) or [])
+    monkeypatch.setattr(service, "apply_moves", lambda ids: seen.append(list(ids)) or [])
     app.extensions["celery"].tasks["workers.tasks.apply_move"].delay(5)
-    assert seen == [5]
+    assert seen == [[5]]  # in-process, each message is a batch of its own
+
+
+def test_apply_move_plays_a_batch_in_one_call(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    monkeypatch.setattr(service, "apply_moves", lambda ids: seen.append(list(ids)) or [])
+    tasks.apply_move.run(batch(5, 9, 7))
+    assert seen == [[5, 9, 7]]
+
+
+def test_a_batch_the_database_refuses_is_retried_then_left_to_the_sweep(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    calls = []
+
+    def down(ids: list[int]) -> list[int]:
+        calls.append(ids)
+        raise OperationalError("select", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(service, "apply_moves", down)
+    monkeypatch.setattr(tasks, "DB_RETRY_SECONDS", 0.0)
+    tasks.apply_move.run(batch(5))  # no exception: the messages are done, the rows stay pending
+    assert len(calls) == tasks.DB_ATTEMPTS
 
 
 def test_send_email_retries_with_the_services_backoff(
@@ -56,14 +88,14 @@ def test_send_email_retries_with_the_services_backoff(
 
 
 def test_apply_move_sends_its_emails_itself(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service, "apply_move", lambda i: [7, 8])
+    monkeypatch.setattr(service, "apply_moves", lambda ids: [7, 8])
     sent = []
     monkeypatch.setattr(
         service, "send_outbox", lambda i: sent.append(i) or service.Delivery("sent")
     )
     queued = []
     monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
-    tasks.apply_move.run(5)
+    tasks.apply_move.run(batch(5))
     assert sent == [7, 8]
     assert queued == []  # no second task per email
 
@@ -72,12 +104,12 @@ def test_a_failed_inline_send_is_left_to_send_email_with_the_backoff(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.extensions["celery"].conf.task_always_eager = False
-    monkeypatch.setattr(service, "apply_move", lambda i: [7, 8])
+    monkeypatch.setattr(service, "apply_moves", lambda ids: [7, 8])
     results = {7: service.Delivery("retry", 40), 8: service.Delivery("sent")}
     monkeypatch.setattr(service, "send_outbox", lambda i: results[i])
     queued = []
     monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
-    tasks.apply_move.run(5)
+    tasks.apply_move.run(batch(5))
     assert queued == [(([7],), {"countdown": 40})]
 
 
@@ -89,9 +121,9 @@ def test_an_inline_send_that_cannot_start_is_queued(
     def broken(outbox_id: int) -> service.Delivery:
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(service, "apply_move", lambda i: [7])
+    monkeypatch.setattr(service, "apply_moves", lambda ids: [7])
     monkeypatch.setattr(service, "send_outbox", broken)
     queued = []
     monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
-    tasks.apply_move.run(5)
+    tasks.apply_move.run(batch(5))
     assert queued == [(([7],), {"countdown": None})]
