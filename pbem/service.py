@@ -24,6 +24,7 @@ from sqlalchemy.orm import joinedload
 
 from pbem import games, links, mail
 from pbem.app import settings
+from pbem.config import Settings
 from pbem.extensions import db
 from pbem.games.base import check_players, resolve_options
 from pbem.models import (
@@ -294,24 +295,39 @@ def create_game(
     except ValueError as exc:
         raise SetupError(str(exc)) from exc
 
+    try:
+        return _create(rules, resolved, addresses, seed)
+    except IntegrityError:
+        # Another request created one of these players at the same moment; they exist now.
+        db.session.rollback()
+        return _create(rules, resolved, addresses, seed)
+
+
+def _create(
+    rules: games.Game, options: dict[str, Any], addresses: list[str], seed: int
+) -> CreatedGame:
     game_id = new_game_id()
     game = Game(
         id=game_id,
         engine=rules.name,
-        options=resolved,
+        options=options,
         seed=seed,
         status=INVITING,
         thread_message_id=mail.new_message_id(game_id, settings().mail_from),
     )
     db.session.add(game)
+    players = _players(addresses)
     order = list(range(len(addresses)))
     random.Random(f"seats:{seed}").shuffle(order)
-    for address, seat_index in zip(addresses, order, strict=True):
-        db.session.add(Seat(game=game, seat=seat_index, player=_player(address)))
+    seats = [
+        Seat(game=game, seat=seat_index, player=players[address])
+        for address, seat_index in zip(addresses, order, strict=True)
+    ]
+    db.session.add_all(seats)
     db.session.flush()
-    db.session.refresh(game, ["seats"])
+    seats.sort(key=lambda seat: seat.seat)
     creator = addresses[0]
-    who = names(game)
+    who = [seat.player.email for seat in seats]
     letters = [
         _letter(
             game,
@@ -320,12 +336,13 @@ def create_game(
             f"invitation from {creator}",
             creator=creator,
             names=who,
-            options=resolved,
+            options=options,
             link=links.invite_url(seat),
         )
-        for seat in game.seats
+        for seat in seats
     ]
-    outbox_ids = _post(game, letters)
+    # A new game: no earlier message to thread after.
+    outbox_ids = _store_letters(db.session.connection(), game, letters, {})
     db.session.commit()
     return CreatedGame(game_id, outbox_ids)
 
@@ -338,19 +355,17 @@ def normalise_email(address: str) -> str:
     return f"{local}@{domain.lower()}"
 
 
-def _player(email: str) -> Player:
-    player = db.session.execute(select(Player).where(Player.email == email)).scalar_one_or_none()
-    if player is not None:
-        return player
-    try:
-        # Another request may create the same player at the same moment: the unique email
-        # decides, and the loser reads the winner's row.
-        with db.session.begin_nested():
-            player = Player(email=email)
-            db.session.add(player)
-        return player
-    except IntegrityError:
-        return db.session.execute(select(Player).where(Player.email == email)).scalar_one()
+def _players(addresses: Sequence[str]) -> dict[str, Player]:
+    """The players of these addresses, new ones added to the session (one query in all)."""
+    wanted = set(addresses)
+    found = {
+        player.email: player
+        for player in db.session.execute(select(Player).where(Player.email.in_(wanted))).scalars()
+    }
+    for email in sorted(wanted - found.keys()):
+        found[email] = Player(email=email)
+        db.session.add(found[email])
+    return found
 
 
 @dataclass(frozen=True)
@@ -377,7 +392,9 @@ def accept_invitation(seat_id: int) -> Acceptance:
     outbox_ids: list[int] = []
     if all(s.accepted_at is not None for s in game.seats):
         outbox_ids = _start(game)
-    db.session.commit()
+    # The game and its seats stay loaded as they were committed, under the lock: the page that
+    # follows shows them without reading them again.
+    _commit_keeping_loaded()
     return Acceptance(started=bool(outbox_ids), already=False, outbox_ids=outbox_ids)
 
 
@@ -963,30 +980,52 @@ class Delivery:
     retry_in: int | None = None
 
 
-_CLAIM_OUTBOX = (
-    select(OutboxMessage.__table__)
+_OUTBOX_ROW = select(OutboxMessage.__table__).where(OutboxMessage.id == bindparam("outbox_id"))
+# Another worker holding the row is sending it right now: leave it to them.
+_CLAIM_OUTBOX = _OUTBOX_ROW.with_for_update(skip_locked=True)
+# On PostgreSQL the claim also makes the transaction's commit skip the wait for the WAL flush, in
+# the same round trip (set_config(..., true) is SET LOCAL): a worker lost between the server's
+# 250 and the commit that marks the row sent sends the message again when the task comes back,
+# and not waiting for the disk shrinks that window to one round trip. The price is a resend after
+# a PostgreSQL crash in that instant: the same duplicate, with the same Message-ID.
+_CLAIM_OUTBOX_PG = (
+    select(
+        func.set_config("synchronous_commit", "off", True).label("commit_mode"),
+        *OutboxMessage.__table__.columns,
+    )
     .where(OutboxMessage.id == bindparam("outbox_id"))
-    # Another worker holding the row is sending it right now: leave it to them.
-    .with_for_update(skip_locked=True)
+    .with_for_update(of=OutboxMessage, skip_locked=True)
 )
 _UPDATE_OUTBOX = update(OutboxMessage).where(OutboxMessage.id == bindparam("outbox_id"))
 
 
 def send_outbox(outbox_id: int, now: datetime | None = None) -> Delivery:
     """Transmit one outbox row at most once; on failure, schedule the next attempt with backoff."""
+    return send_outboxes([outbox_id], now)[outbox_id]
+
+
+def send_outboxes(outbox_ids: Sequence[int], now: datetime | None = None) -> dict[int, Delivery]:
+    """Transmit outbox rows one after another over one database connection and one SMTP session.
+
+    Each row is claimed (locked, SKIP LOCKED), sent and marked sent in a transaction of its own,
+    so what was sent is recorded as soon as the server took it.
+    """
     config = settings()
-    conn = db.session.connection()
-    if conn.dialect.name == "postgresql":
-        # The sent mark is committed without waiting for the WAL flush: a worker lost between
-        # the server's 250 and that commit sends the message again when the task comes back, and
-        # not waiting for the disk shrinks that window to one round trip. The price is a resend
-        # after a PostgreSQL crash in that instant: the same duplicate, with the same Message-ID.
-        conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
-    row = conn.execute(_CLAIM_OUTBOX, {"outbox_id": outbox_id}).one_or_none()
+    with db.engine.connect() as conn:
+        claim = _CLAIM_OUTBOX_PG if conn.dialect.name == "postgresql" else _CLAIM_OUTBOX
+        return {
+            outbox_id: _send_one(conn, claim, outbox_id, config, now or utcnow())
+            for outbox_id in outbox_ids
+        }
+
+
+def _send_one(
+    conn: Connection, claim: Any, outbox_id: int, config: Settings, now: datetime
+) -> Delivery:
+    row = conn.execute(claim, {"outbox_id": outbox_id}).one_or_none()
     if row is None or row.status != PENDING:
-        db.session.rollback()
+        conn.rollback()
         return Delivery("skipped")
-    now = now or utcnow()
     attempts = row.attempts + 1
     try:
         with mail.delivering(row, config):
@@ -1001,7 +1040,7 @@ def send_outbox(outbox_id: int, now: datetime | None = None) -> Delivery:
                     "last_error": None,
                 },
             )
-            db.session.commit()
+            conn.commit()
     except (OSError, smtplib.SMTPException) as exc:
         return _failed_attempt(conn, outbox_id, attempts, exc, now)
     return Delivery("sent")
@@ -1023,7 +1062,7 @@ def _failed_attempt(
         changes["next_attempt_at"] = now + timedelta(seconds=delay)
         delivery = Delivery("retry", delay)
     conn.execute(_UPDATE_OUTBOX, {"outbox_id": outbox_id, **changes})
-    db.session.commit()
+    conn.commit()
     return delivery
 
 
@@ -1072,6 +1111,15 @@ def _lock_game(game_id: str) -> Game:
         .with_for_update()
         .execution_options(populate_existing=True)
     ).scalar_one()
+
+
+def _commit_keeping_loaded() -> None:
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
 
 
 def _secret() -> str:

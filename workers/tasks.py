@@ -71,16 +71,17 @@ def apply_move(requests: list[SimpleRequest]) -> None:
 
 def send_now(outbox_ids: list[int]) -> None:
     """Send freshly written outbox rows from the current task; failures go to `send_email`."""
-    for outbox_id in outbox_ids:
-        try:
-            delivery = service.send_outbox(outbox_id)
-        except Exception:
-            # The move is committed; an email that could not even be tried (database trouble)
-            # is handed to its own task, and the sweep backs that up.
-            db.session.rollback()
-            log.warning("outbox %s: inline send failed; queued", outbox_id, exc_info=True)
-            dispatch.send_emails_later([outbox_id])
-            continue
+    try:
+        deliveries = service.send_outboxes(outbox_ids)
+    except Exception:
+        # The moves are committed; emails that could not all be tried (database trouble) are
+        # handed to their own tasks (a row already sent is skipped there), and the sweep backs
+        # that up.
+        db.session.rollback()
+        log.warning("outbox %s: inline send failed; queued", outbox_ids, exc_info=True)
+        dispatch.send_emails_later(outbox_ids)
+        return
+    for outbox_id, delivery in deliveries.items():
         if delivery.status == "retry":
             dispatch.retry_email_later(outbox_id, delivery.retry_in)
         elif delivery.status == "failed":

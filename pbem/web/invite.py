@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from pbem import dispatch, links, service
-from pbem.extensions import db
 from pbem.models import Seat
 
 bp = Blueprint("invite", __name__)
@@ -22,8 +21,6 @@ def accept(token: str) -> str:
     seat = service.seat_for_token(token, links.INVITE)
     accepted = service.accept_invitation(seat.id)
     dispatch.send_emails_later(accepted.outbox_ids)
-    db.session.expire_all()
-    seat = db.session.get(Seat, seat.id) or seat
     return _page(seat, token, just_accepted=not accepted.already)
 
 

@@ -91,7 +91,9 @@ def test_apply_move_sends_its_emails_itself(app: Flask, monkeypatch: pytest.Monk
     monkeypatch.setattr(service, "apply_moves", lambda ids: [7, 8])
     sent = []
     monkeypatch.setattr(
-        service, "send_outbox", lambda i: sent.append(i) or service.Delivery("sent")
+        service,
+        "send_outboxes",
+        lambda ids: {i: sent.append(i) or service.Delivery("sent") for i in ids},
     )
     queued = []
     monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
@@ -106,11 +108,11 @@ def test_a_failed_inline_send_is_left_to_send_email_with_the_backoff(
     app.extensions["celery"].conf.task_always_eager = False
     monkeypatch.setattr(service, "apply_moves", lambda ids: [7, 8])
     results = {7: service.Delivery("retry", 40), 8: service.Delivery("sent")}
-    monkeypatch.setattr(service, "send_outbox", lambda i: results[i])
+    monkeypatch.setattr(service, "send_outboxes", lambda ids: {i: results[i] for i in ids})
     queued = []
     monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
     tasks.apply_move.run(batch(5))
-    assert queued == [(([7],), {"countdown": 40})]
+    assert [(args, kwargs["countdown"]) for args, kwargs in queued] == [(([7],), 40)]
 
 
 def test_an_inline_send_that_cannot_start_is_queued(
@@ -118,12 +120,12 @@ def test_an_inline_send_that_cannot_start_is_queued(
 ) -> None:
     app.extensions["celery"].conf.task_always_eager = False
 
-    def broken(outbox_id: int) -> service.Delivery:
+    def broken(outbox_ids: list[int]) -> dict[int, service.Delivery]:
         raise RuntimeError("database went away")
 
     monkeypatch.setattr(service, "apply_moves", lambda ids: [7])
-    monkeypatch.setattr(service, "send_outbox", broken)
+    monkeypatch.setattr(service, "send_outboxes", broken)
     queued = []
     monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
     tasks.apply_move.run(batch(5))
-    assert queued == [(([7],), {"countdown": None})]
+    assert [(args, kwargs["countdown"]) for args, kwargs in queued] == [(([7],), None)]
