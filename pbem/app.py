@@ -76,6 +76,8 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # Without Redis every task runs in-process when it is enqueued, which the service does
         # only after committing the rows the task reads.
         "broker_url": settings.redis_url or "memory://localhost/",
+        # The Redis transport without its per-command client construction (pbem.redis_transport).
+        **({"broker_transport": "pbem.redis_transport:Transport"} if settings.redis_url else {}),
         "task_always_eager": settings.embedded_tasks,
         "task_eager_propagates": settings.env == "test",
         "task_ignore_result": True,
