@@ -1,12 +1,14 @@
 """Load test of the real service on loopback (a benchmark, not a test).
 
 Starts the stack the Procfile describes: gunicorn, one celery worker, celery beat, a private
-redis-server, a throwaway PostgreSQL database and an SMTP sink (aiosmtpd, in this process). Then
+redis-server, a throwaway PostgreSQL database and an SMTP sink (`bench/smtp_sink.py`). Then
 `--games` simulated games run at once, each played to the end by two simulated players, and each
 slot starts a new game when its game ends until `--moves` moves have been made (bounded by
 `--max-seconds`). Players start their games from the web form, accept the invitations from the
 links in their emails, read their seat tokens from the emails, and move over the JSON API when the
-sink receives their turn email.
+sink receives their turn email. The players (one keep-alive HTTP connection each) and the sink are
+served by one asyncio loop in this process, so the harness takes little of the CPU it shares with
+the service.
 
 Reported:
 - end-to-end moves per second: moves made / wall time of the play phase, where each move counts
@@ -28,11 +30,10 @@ redis-server installed; everything listens on 127.0.0.1 only.
 from __future__ import annotations
 
 import argparse
-import http.client
+import asyncio
 import json
 import os
 import platform
-import queue
 import random
 import re
 import signal
@@ -41,10 +42,8 @@ import sys
 import threading
 import time
 import urllib.parse
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from email import message_from_bytes, policy
-from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +51,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench.smtp_sink import Sink, read_mail  # noqa: E402
 from pbem import games  # noqa: E402
 from tests.support.procs import LOOPBACK, Proc, wait_until  # noqa: E402
-from tests.support.smtp import Received  # noqa: E402
 from tests.support.stack import Stack  # noqa: E402
 
 SUBJECT_RE = re.compile(r" ([A-Za-z0-9_-]{8,32}): (.*)$")
@@ -72,24 +71,21 @@ class MailEvent:
     move: int | None  # the move number a turn email asks for
     to: str
     accepted_at: float
-    received: Received
+    tokens: dict[str, str]  # "/invite/" and "/play/": the first such link's token in the text
 
 
 class Router:
-    """Sends each message the sink accepts to the slot playing its game (headers only)."""
+    """Sends each message the sink accepts to the slot playing its game."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.queues: dict[str, queue.Queue[MailEvent]] = {}
+        self.queues: dict[str, asyncio.Queue[MailEvent | None]] = {}
         self.early: dict[str, list[MailEvent]] = {}
         self.message_ids: Counter[str] = Counter()
-        self.parser = BytesHeaderParser(policy=policy.compat32)
 
-    def __call__(self, received: Received) -> None:
-        headers = self.parser.parsebytes(received.raw, headersonly=True)
-        subject = " ".join(str(headers.get("Subject", "")).split())
-        self.message_ids[str(headers.get("Message-ID", "")).strip()] += 1
-        match = SUBJECT_RE.search(subject)
+    def __call__(self, mail_from: str, rcpt_tos: list[str], raw: bytes, accepted_at: float) -> None:
+        mail = read_mail(raw)
+        self.message_ids[mail.message_id] += 1
+        match = SUBJECT_RE.search(mail.subject)
         if match is None:
             return
         game_id, about = match.groups()
@@ -110,65 +106,115 @@ class Router:
                 ),
                 "other",
             )
-        event = MailEvent(
-            game_id, kind, move, received.rcpt_tos[0].lower(), received.accepted_at, received
-        )
-        with self.lock:
-            target = self.queues.get(game_id)
-            if target is None:
-                self.early.setdefault(game_id, []).append(event)
-                return
-        target.put(event)
+        tokens = {"/invite/": mail.invite, "/play/": mail.play}
+        event = MailEvent(game_id, kind, move, rcpt_tos[0].lower(), accepted_at, tokens)
+        target = self.queues.get(game_id)
+        if target is None:
+            self.early.setdefault(game_id, []).append(event)
+        else:
+            target.put_nowait(event)
 
-    def register(self, game_id: str, inbox: queue.Queue[MailEvent]) -> None:
-        with self.lock:
-            self.queues[game_id] = inbox
-            for event in self.early.pop(game_id, []):
-                inbox.put(event)
+    def register(self, game_id: str, inbox: asyncio.Queue[MailEvent | None]) -> None:
+        self.queues[game_id] = inbox
+        for event in self.early.pop(game_id, []):
+            inbox.put_nowait(event)
+
+    def unregister(self, game_id: str) -> None:
+        self.queues.pop(game_id, None)
+
+    def time_up(self) -> None:
+        """Wake every player waiting for mail: the run is over."""
+        for inbox in self.queues.values():
+            inbox.put_nowait(None)
 
 
-def link_token(received: Received, path: str) -> str:
+def link_token(event: MailEvent, path: str) -> str:
     """The token of the first `path` link (e.g. "/play/") in a message's plain text."""
-    message = message_from_bytes(received.raw, policy=policy.default)
-    body = message.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
-    text = body.get_content() if body is not None else ""
-    match = re.search(re.escape(path) + r"([A-Za-z0-9._-]+)", text)
-    if match is None:
-        raise RuntimeError(f"no {path} link in {message['Subject']!r}")
-    return match.group(1)
+    token = event.tokens[path]
+    if not token:
+        raise RuntimeError(f"no {path} link in the {event.kind} email of {event.game_id}")
+    return token
 
 
 # --- simulated players ---------------------------------------------------------------------------
 
 
 class Client:
-    """One keep-alive HTTP connection to gunicorn."""
+    """One keep-alive HTTP/1.1 connection to gunicorn on the event loop.
+
+    Not http.client: it parses every response's headers with the email package, which cost the
+    benchmark more CPU than the rest of a request. gunicorn answers with Content-Length (chunked is
+    read too) and closes keep-alive connections idle for 2 s (its default --keep-alive): such a
+    connection is replaced before use, or on EOF before any byte of the answer (the request was
+    not read, so it is sent again).
+    """
+
+    IDLE_SECONDS = 1.8
 
     def __init__(self, port: int) -> None:
         self.port = port
-        self.conn: http.client.HTTPConnection | None = None
+        self.host = f"Host: {LOOPBACK}:{port}\r\n"
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.used_at = 0.0
 
-    def request(
-        self,
-        method: str,
-        path: str,
-        body: bytes | None = None,
-        headers: dict[str, str] | None = None,
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(
+        self, method: str, path: str, body: bytes = b"", headers: str = ""
     ) -> tuple[int, dict[str, str], bytes]:
+        """Status, headers (names in lower case) and body; `headers` holds extra header lines."""
+        message = (
+            f"{method} {path} HTTP/1.1\r\n{self.host}Content-Length: {len(body)}\r\n{headers}\r\n"
+        ).encode() + body
         for attempt in range(2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection(LOOPBACK, self.port, timeout=120)
+            stale = time.monotonic() - self.used_at > self.IDLE_SECONDS
+            if self.reader is None or self.reader.at_eof() or stale:
+                self.close()
+                self.reader, self.writer = await asyncio.open_connection(LOOPBACK, self.port)
+            assert self.reader is not None and self.writer is not None
             try:
-                self.conn.request(method, path, body=body, headers=headers or {})
-                resp = self.conn.getresponse()
-                data = resp.read()
-                return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
-            except (http.client.HTTPException, OSError):
-                self.conn.close()
-                self.conn = None
-                if attempt:
+                self.writer.write(message)
+                head = await self.reader.readuntil(b"\r\n\r\n")
+            except (OSError, asyncio.IncompleteReadError) as exc:
+                self.close()
+                if attempt or (isinstance(exc, asyncio.IncompleteReadError) and exc.partial):
                     raise
+                continue
+            lines = head.decode("latin-1").split("\r\n")
+            status = int(lines[0].split(" ", 2)[1])
+            found = {}
+            for line in lines[1:]:
+                if line:
+                    name, _, value = line.partition(":")
+                    found[name.strip().lower()] = value.strip()
+            if "content-length" in found:
+                data = await self.reader.readexactly(int(found["content-length"]))
+            elif found.get("transfer-encoding", "").lower() == "chunked":
+                data = await self.chunked()
+            else:
+                data = await self.reader.read()
+                found["connection"] = "close"
+            self.used_at = time.monotonic()
+            if found.get("connection", "").lower() == "close":
+                self.close()
+            return status, found, data
         raise AssertionError("unreachable")
+
+    async def chunked(self) -> bytes:
+        assert self.reader is not None
+        parts: list[bytes] = []
+        while True:
+            size = int((await self.reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            if size == 0:
+                while await self.reader.readuntil(b"\r\n") != b"\r\n":
+                    pass  # trailers
+                return b"".join(parts)
+            parts.append(await self.reader.readexactly(size))
+            await self.reader.readexactly(2)
 
 
 class OutOfTime(Exception):
@@ -177,7 +223,6 @@ class OutOfTime(Exception):
 
 @dataclass
 class Stats:
-    lock: threading.Lock = field(default_factory=threading.Lock)
     submit_latency: list[float] = field(default_factory=list)
     to_next_email: list[float] = field(default_factory=list)
     moves: int = 0
@@ -189,8 +234,12 @@ class Stats:
     accepted_submissions: int = 0
 
 
-class Slot(threading.Thread):
-    """Plays games one after another until the move budget is spent."""
+class Slot:
+    """Plays games one after another until the move budget is spent (a task on the loop).
+
+    One event loop drives every slot: 40 threads cost the benchmark more in GIL hand-overs and
+    wake-ups than the players' work itself.
+    """
 
     def __init__(
         self,
@@ -198,7 +247,7 @@ class Slot(threading.Thread):
         bench: Bench,
         engines: list[tuple[str, dict[str, Any]]],
     ) -> None:
-        super().__init__(name=f"slot-{index}", daemon=True)
+        self.name = f"slot-{index}"
         self.index = index
         self.bench = bench
         self.engines = engines
@@ -206,76 +255,88 @@ class Slot(threading.Thread):
         self.rng = random.Random(index)
         self.games_played = 0
 
-    def run(self) -> None:
+    async def run(self) -> None:
         try:
-            while self.bench.budget_left() and time.monotonic() < self.bench.deadline:
+            while self.bench.budget_left() and not self.bench.out_of_time:
                 engine, options = self.engines[(self.index + self.games_played) % len(self.engines)]
-                self.play_one(engine, options)
+                await self.play_one(engine, options)
                 self.games_played += 1
         except OutOfTime:
-            with self.bench.stats.lock:
-                self.bench.stats.games_cut_short += 1
+            self.bench.stats.games_cut_short += 1
         except Exception as exc:  # reported in the summary
             self.bench.stats.errors.append(f"{self.name}: {type(exc).__name__}: {exc}")
+        finally:
+            self.client.close()
 
-    def wait(self, inbox: queue.Queue[MailEvent], what: str) -> MailEvent:
+    async def wait(self, inbox: asyncio.Queue[MailEvent | None], what: str) -> MailEvent:
         """The next mail of this slot's game; gives up quietly once the run's time is over."""
-        while True:
-            try:
-                return inbox.get(timeout=1.0)
-            except queue.Empty:
-                if time.monotonic() > self.bench.deadline:
-                    raise OutOfTime(what) from None
+        if self.bench.out_of_time and inbox.empty():
+            raise OutOfTime(what)
+        event = await inbox.get()
+        if event is None:
+            raise OutOfTime(what)
+        return event
 
-    def play_one(self, engine: str, options: dict[str, Any]) -> None:
+    async def play_one(self, engine: str, options: dict[str, Any]) -> None:
         stats = self.bench.stats
+        router = self.bench.router
         tag = f"s{self.index}g{self.games_played}"
         emails = [f"p0-{tag}@bench.test", f"p1-{tag}@bench.test"]
         form = {"game": engine, "emails": "\n".join(emails), **options}
-        status, headers, _ = self.client.request(
+        status, headers, _ = await self.client.request(
             "POST",
             "/",
             urllib.parse.urlencode(form).encode(),
-            {"Content-Type": "application/x-www-form-urlencoded"},
+            "Content-Type: application/x-www-form-urlencoded\r\n",
         )
         match = CREATED_RE.search(headers.get("location", ""))
         if status != 303 or match is None:
             raise RuntimeError(f"creating a game answered {status}")
         game_id = match.group(1)
-        inbox: queue.Queue[MailEvent] = queue.Queue()
-        self.bench.router.register(game_id, inbox)
-        with stats.lock:
-            stats.game_ids.append(game_id)
+        inbox: asyncio.Queue[MailEvent | None] = asyncio.Queue()
+        router.register(game_id, inbox)
+        stats.game_ids.append(game_id)
+        try:
+            await self.play_game(engine, options, game_id, inbox)
+        finally:
+            router.unregister(game_id)
 
+    async def play_game(
+        self,
+        engine: str,
+        options: dict[str, Any],
+        game_id: str,
+        inbox: asyncio.Queue[MailEvent | None],
+    ) -> None:
+        stats = self.bench.stats
         # Invitations, then the first mails after the start: they carry the seat links.
         tokens: dict[str, str] = {}
         backlog: list[MailEvent] = []
         invited = 0
         while invited < 2:
-            event = self.wait(inbox, f"invitation of {game_id}")
+            event = await self.wait(inbox, f"invitation of {game_id}")
             if event.kind != "invite":
                 backlog.append(event)
                 continue
             invited += 1
-            token = link_token(event.received, "/invite/")
-            status, _, _ = self.client.request("POST", f"/invite/{token}", b"")
+            token = link_token(event, "/invite/")
+            status, _, _ = await self.client.request("POST", f"/invite/{token}")
             if status != 200:
                 raise RuntimeError(f"accepting an invitation answered {status}")
         for event in backlog:
-            inbox.put(event)
+            inbox.put_nowait(event)
 
         rules = games.get(engine)
         state = rules.new(2, options, 0)
         ply = 0
         pending: float | None = None  # when the move in flight was posted
         while True:
-            event = self.wait(inbox, f"turn email of {game_id} move {ply + 1}")
+            event = await self.wait(inbox, f"turn email of {game_id} move {ply + 1}")
             if event.to not in tokens and event.kind in ("started", "turn", "result"):
-                tokens[event.to] = link_token(event.received, "/play/")
+                tokens[event.to] = link_token(event, "/play/")
             done = event.kind == "result" or (event.kind == "turn" and event.move == ply + 1)
             if done and pending is not None:
-                with stats.lock:
-                    stats.to_next_email.append(event.accepted_at - pending)
+                stats.to_next_email.append(event.accepted_at - pending)
                 pending = None
             if event.kind == "result":
                 break
@@ -285,21 +346,19 @@ class Slot(threading.Thread):
             move = self.rng.choice(state.legal_moves())
             body = json.dumps({"move": move, "ply": ply}).encode()
             started = time.time()
-            status, _, data = self.client.request(
+            status, _, data = await self.client.request(
                 "POST",
                 f"/api/games/{game_id}/moves",
                 body,
-                {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[event.to]}"},
+                f"Content-Type: application/json\r\nAuthorization: Bearer {tokens[event.to]}\r\n",
             )
             latency = time.time() - started
-            with stats.lock:
-                stats.submit_latency.append(latency)
-                if status == 202:
-                    stats.moves += 1
-                    stats.accepted_submissions += 1
-                else:
-                    stats.refused[status] += 1
-            if status != 202:
+            stats.submit_latency.append(latency)
+            if status == 202:
+                stats.moves += 1
+                stats.accepted_submissions += 1
+            else:
+                stats.refused[status] += 1
                 raise RuntimeError(f"move {move} of {game_id} answered {status}: {data[:200]!r}")
             state = state.play(move)
             ply += 1
@@ -307,9 +366,8 @@ class Slot(threading.Thread):
         # Every player gets the result.
         results = 1
         while results < 2:
-            results += self.wait(inbox, f"second result of {game_id}").kind == "result"
-        with stats.lock:
-            stats.games_finished += 1
+            results += (await self.wait(inbox, f"second result of {game_id}")).kind == "result"
+        stats.games_finished += 1
 
 
 # --- CPU accounting ------------------------------------------------------------------------------
@@ -319,7 +377,7 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 def cpu_by_group() -> dict[str, float]:
     """CPU seconds (user + system) used so far, by process group / program name."""
-    totals: Counter[str] = Counter()
+    totals: defaultdict[str, float] = defaultdict(float)
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -351,25 +409,37 @@ class Bench:
             web_threads=args.web_threads,
             log_dir=args.log_dir,
         )
+        # Served by the players' loop; Stack only needs its url, start() and stop().
+        self.sink = Sink(LOOPBACK)
+        self.stack.smtp = self.sink  # type: ignore[assignment]
         self.router = Router()
         self.stats = Stats()
-        self.deadline = 0.0
+        self.out_of_time = False
         # PostgreSQL backends that served this run's database (other users share the server).
         self.backends: set[int] = set()
         self.watching = threading.Event()
 
     def budget_left(self) -> bool:
-        with self.stats.lock:
-            return self.stats.moves < self.args.moves
+        return bool(self.stats.moves < self.args.moves)
+
+    def time_up(self) -> None:
+        self.out_of_time = True
+        self.router.time_up()
 
     def run(self) -> dict[str, Any]:
         args = self.args
         stack = self.stack
-        stack.smtp.listeners.append(self.router)
         stack.start()
         if args.worker_pool != "prefork":
             stack.stop_workers()
             stack.start_worker(pool=args.worker_pool)
+        return asyncio.run(self.play())
+
+    async def play(self) -> dict[str, Any]:
+        args = self.args
+        stack = self.stack
+        loop = asyncio.get_running_loop()
+        await self.sink.serve(self.router)
         engines = parse_engines(args.engines)
         slots = [Slot(i, self, engines) for i in range(args.games)]
         groups = {
@@ -382,28 +452,34 @@ class Bench:
         cpu_before = cpu_by_group()
         self_before = os.times()
         started = time.monotonic()
-        self.deadline = started + args.max_seconds
+        timer = loop.call_later(args.max_seconds, self.time_up)
         watcher = threading.Thread(target=self.watch_backends, daemon=True)
         watcher.start()
-        for slot in slots:
-            slot.start()
-        for slot in slots:
-            slot.join(args.max_seconds + 120)
+        tasks = [asyncio.create_task(slot.run(), name=slot.name) for slot in slots]
+        _, stuck = await asyncio.wait(tasks, timeout=args.max_seconds + 120)
         wall = time.monotonic() - started
+        self_after = os.times()
+        cpu_after = cpu_by_group()
+        timer.cancel()
+        for task in stuck:
+            task.cancel()
+            self.stats.errors.append(f"{task.get_name()}: still playing at the end")
         self.watching.set()
         watcher.join()
-        cpu_after = cpu_by_group()
-        self_after = os.times()
         for profiler in profilers:
             profiler.signal_group(signal.SIGINT)
         for profiler in profilers:
             assert profiler.popen is not None
-            profiler.popen.wait(120)
+            await asyncio.to_thread(profiler.popen.wait, 120)  # the loop serves SMTP meanwhile
 
-        # Let the last emails out, then compare what the service stored with what the sink saw.
+        # Let the last emails out (the loop keeps serving SMTP meanwhile), then compare what the
+        # service stored with what the sink saw.
         ids = list(self.stats.game_ids)
-        wait_until(lambda: self.settled(ids), timeout=300, message="the last tasks to finish")
+        await asyncio.to_thread(
+            wait_until, lambda: self.settled(ids), timeout=300, message="the last tasks to finish"
+        )
         integrity = self.integrity(ids)
+        self.sink.stop()
 
         cpu: dict[str, float] = {}
         for name, proc in groups.items():
@@ -438,13 +514,17 @@ class Bench:
         }
 
     def watch_backends(self) -> None:
-        while True:
-            rows = self.stack.db.query(
-                "select pid from pg_stat_activity where datname = current_database()"
+        # One connection for the whole run, left out of the set: a fresh one per look started a
+        # backend a second, and counted its start-up as the service's PostgreSQL time.
+        with self.stack.db.connect() as conn:
+            query = (
+                "select pid from pg_stat_activity "
+                "where datname = current_database() and pid <> pg_backend_pid()"
             )
-            self.backends.update(pid for (pid,) in rows)
-            if self.watching.wait(1.0):
-                return
+            while True:
+                self.backends.update(pid for (pid,) in conn.execute(query).fetchall())
+                if self.watching.wait(1.0):
+                    return
 
     def start_profilers(self) -> list[Proc]:
         """py-spy on the web and worker process trees, as collapsed stacks for flame graphs."""
@@ -475,7 +555,7 @@ class Bench:
             game_ids,
             game_ids,
         )
-        return pending == 0
+        return bool(pending == 0)
 
     def integrity(self, game_ids: list[str]) -> dict[str, Any]:
         db = self.stack.db
