@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import joinedload, selectinload
 
 from pbem import games, links, mail
 from pbem.app import settings
@@ -373,6 +373,7 @@ class Acceptance:
     started: bool
     already: bool
     outbox_ids: list[int]
+    game: Game | None = None  # loaded with its seats, as committed
 
 
 def accept_invitation(seat_id: int) -> Acceptance:
@@ -380,11 +381,16 @@ def accept_invitation(seat_id: int) -> Acceptance:
     seat = db.session.get(Seat, seat_id)
     if seat is None:
         raise NotFound("There is no such seat.")
-    game = _lock_game(seat.game_id)
-    # Read every seat afresh under the lock: the last acceptance, and only it, starts the game.
-    db.session.execute(
-        select(Seat).where(Seat.game_id == game.id).execution_options(populate_existing=True)
-    ).all()
+    # The game row locked, its seats (and players) read afresh under the lock: the last
+    # acceptance, and only it, starts the game.
+    game = db.session.execute(
+        select(Game)
+        .where(Game.id == seat.game_id)
+        .options(selectinload(Game.seats))
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).scalar_one()
+    seat = next(s for s in game.seats if s.id == seat_id)
     if seat.accepted_at is not None or game.status != INVITING:
         db.session.commit()
         return Acceptance(started=False, already=True, outbox_ids=[])
@@ -395,7 +401,7 @@ def accept_invitation(seat_id: int) -> Acceptance:
     # The game and its seats stay loaded as they were committed, under the lock: the page that
     # follows shows them without reading them again.
     _commit_keeping_loaded()
-    return Acceptance(started=bool(outbox_ids), already=False, outbox_ids=outbox_ids)
+    return Acceptance(bool(outbox_ids), already=False, outbox_ids=outbox_ids, game=game)
 
 
 def _start(game: Game) -> list[int]:

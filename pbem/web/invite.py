@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from pbem import dispatch, links, service
-from pbem.models import Seat
+from pbem.models import Game, Seat
 
 bp = Blueprint("invite", __name__)
 
@@ -21,11 +21,11 @@ def accept(token: str) -> str:
     seat = service.seat_for_token(token, links.INVITE)
     accepted = service.accept_invitation(seat.id)
     dispatch.send_emails_later(accepted.outbox_ids)
-    return _page(seat, token, just_accepted=not accepted.already)
+    return _page(seat, token, just_accepted=not accepted.already, game=accepted.game)
 
 
-def _page(seat: Seat, token: str, just_accepted: bool = False) -> str:
-    game = seat.game
+def _page(seat: Seat, token: str, just_accepted: bool = False, game: Game | None = None) -> str:
+    game = game or seat.game
     return render_template(
         "pages/invite.html",
         game=game,
