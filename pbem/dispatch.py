@@ -27,8 +27,11 @@ def apply_move_later(submission_id: int) -> bool:
 
 
 def send_emails_later(outbox_ids: Iterable[int]) -> bool:
-    """Queue one `send_email` per outbox row; False if any could not be queued."""
-    return all([_enqueue("workers.tasks.send_email", [outbox_id]) for outbox_id in outbox_ids])
+    """Queue one `send_emails` message per outbox row; False if any could not be queued.
+
+    A worker gathers these messages and sends their rows over one connection, like apply_move.
+    """
+    return all([_enqueue("workers.tasks.send_emails", [outbox_id]) for outbox_id in outbox_ids])
 
 
 def retry_email_later(outbox_id: int, countdown: int | None) -> bool:

@@ -6,6 +6,7 @@ import dataclasses
 import email
 import email.policy
 import smtplib
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
@@ -88,6 +89,9 @@ class FakeSMTP:
 
     def __init__(self, host: str, port: int, timeout: float) -> None:
         self.log.append(("connect", (host, port)))
+        # A real socket pair: the peer stands for the server's end of the connection.
+        self.sock, self.peer = socket.socketpair()
+        FakeSMTP.last = self
 
     def login(self, user: str, password: str) -> None:
         self.log.append(("login", user))
@@ -95,17 +99,13 @@ class FakeSMTP:
     def sendmail(self, sender: str, to: list[str], message: bytes) -> None:
         self.log.append(("send", to[0]))
 
-    sock = None
-
-    def noop(self) -> tuple[int, bytes]:
-        self.log.append(("noop", None))
-        return 250, b"OK"
-
     def quit(self) -> None:
         self.log.append(("quit", None))
+        self.sock.close()
 
     def close(self) -> None:
         self.log.append(("close", None))
+        self.sock.close()
 
 
 @pytest.fixture(autouse=True)
@@ -131,7 +131,7 @@ def test_smtp_records_the_message_as_sent_right_after_the_250(app: Flask, monkey
     ]
 
 
-def test_the_session_is_kept_for_the_next_message_and_checked_first(
+def test_the_session_is_kept_for_the_next_message_without_a_round_trip(
     app: Flask, monkeypatch
 ) -> None:
     FakeSMTP.log = []
@@ -144,22 +144,36 @@ def test_the_session_is_kept_for_the_next_message_and_checked_first(
     assert FakeSMTP.log == [
         ("connect", ("mail.example.org", 2525)),
         ("send", row.to),
-        ("noop", None),
         ("send", row.to),
     ]
 
 
-def test_a_dropped_kept_session_is_replaced(app: Flask, monkeypatch) -> None:
-    class Dropping(FakeSMTP):
-        def noop(self) -> tuple[int, bytes]:
-            raise smtplib.SMTPServerDisconnected("gone")
-
+@pytest.mark.parametrize("server_says", [b"421 idle too long, closing\r\n", b""])
+def test_a_session_the_server_dropped_is_replaced(
+    app: Flask, monkeypatch, server_says: bytes
+) -> None:
     FakeSMTP.log = []
-    monkeypatch.setattr("smtplib.SMTP", Dropping)
+    monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
     row = _first_invite()
     smtp = SmtpSettings("h", 25, None, None, ssl=False, starttls=False)
     config = dataclasses.replace(settings(), smtp=smtp)
     mail.deliver(row, config)
+    # While idle, the server gives up on the session: a 421 and a close, or just a close.
+    FakeSMTP.last.peer.sendall(server_says)
+    FakeSMTP.last.peer.close()
+    mail.deliver(row, config)
+    assert [step for step, _ in FakeSMTP.log] == ["connect", "send", "quit", "connect", "send"]
+
+
+def test_a_session_idle_too_long_is_replaced(app: Flask, monkeypatch) -> None:
+    FakeSMTP.log = []
+    monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
+    row = _first_invite()
+    config = dataclasses.replace(
+        settings(), smtp=SmtpSettings("h", 25, None, None, ssl=False, starttls=False)
+    )
+    mail.deliver(row, config)
+    monkeypatch.setattr(mail, "KEEP_IDLE_SECONDS", 0.0)
     mail.deliver(row, config)
     assert [step for step, _ in FakeSMTP.log] == ["connect", "send", "quit", "connect", "send"]
 

@@ -83,14 +83,31 @@ def send_now(outbox_ids: list[int]) -> None:
         return
     for outbox_id, delivery in deliveries.items():
         if delivery.status == "retry":
+            log.warning("outbox %s: not sent; retrying in %ss", outbox_id, delivery.retry_in)
             dispatch.retry_email_later(outbox_id, delivery.retry_in)
         elif delivery.status == "failed":
             log.error("outbox %s: giving up after repeated failures", outbox_id)
 
 
+@shared_task(
+    name="workers.tasks.send_emails",
+    base=AppContextBatches,
+    flush_every=BATCH_SIZE,
+    flush_interval=BATCH_SECONDS,
+)
+def send_emails(requests: list[SimpleRequest]) -> None:
+    """Send outbox rows (one `send_emails(outbox_id)` message each): invitations, the emails of a
+    game's start, new links, and what the sweep finds. A row whose attempt fails is retried by
+    `send_email`, whose delayed messages are kept apart from these batches (a batch task holds
+    messages with a countdown until they are due, which would fill the worker's prefetch while
+    SMTP is down)."""
+    send_now(sorted({int(request.args[0]) for request in requests}))
+
+
 @shared_task(name="workers.tasks.send_email", bind=True, max_retries=None)
 def send_email(self: Task, outbox_id: int) -> None:
-    """Send one outbox row; on failure retry with the backoff the service chose."""
+    """Send one outbox row; on failure retry with the backoff the service chose (retries, and
+    messages from clients that queue single rows)."""
     delivery = service.send_outbox(outbox_id)
     if delivery.status == "retry" and not self.request.is_eager:
         raise self.retry(countdown=delivery.retry_in)

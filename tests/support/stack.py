@@ -232,7 +232,15 @@ class Stack:
             f"--schedule={schedule}",
             f"--pidfile={self.log_dir / 'beat.pid'}",
         ]
-        self.beat = Proc("celery-beat", argv, env=self.env, log_dir=self.log_dir).start()
+        proc = Proc("celery-beat", argv, env=self.env, log_dir=self.log_dir)
+        offset = _size(proc.log_path)
+        self.beat = proc.start()
+        # Ready once it has loaded the app: its start-up is not mistaken for work (bench CPU).
+        wait_until(
+            lambda: "beat: Starting..." in _read_from(proc.log_path, offset) or not proc.running,
+            timeout=120,
+            message=lambda: f"celery beat to start; log:\n{proc.log_tail()}",
+        )
         return self.beat
 
     # Web

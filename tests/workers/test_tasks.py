@@ -15,9 +15,8 @@ from workers import tasks
 
 def test_celery_is_bound_to_the_app_and_knows_the_tasks(app: Flask) -> None:
     celery: Celery = app.extensions["celery"]
-    assert {"workers.tasks.apply_move", "workers.tasks.send_email", "workers.tasks.sweep"} <= set(
-        celery.tasks
-    )
+    names = {"apply_move", "send_emails", "send_email", "sweep"}
+    assert {f"workers.tasks.{name}" for name in names} <= set(celery.tasks)
     conf = celery.conf
     assert conf.task_acks_late and conf.task_reject_on_worker_lost
     # apply_move gathers batches from the messages a worker holds: it must be able to hold some.
@@ -126,6 +125,19 @@ def test_an_inline_send_that_cannot_start_is_queued(
     monkeypatch.setattr(service, "apply_moves", lambda ids: [7])
     monkeypatch.setattr(service, "send_outboxes", broken)
     queued = []
-    monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
+    monkeypatch.setattr(tasks.send_emails, "apply_async", lambda *a, **k: queued.append((a, k)))
     tasks.apply_move.run(batch(5))
     assert [(args, kwargs["countdown"]) for args, kwargs in queued] == [(([7],), None)]
+
+
+def test_send_emails_sends_a_batch_over_one_connection(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = []
+    monkeypatch.setattr(
+        service,
+        "send_outboxes",
+        lambda ids: calls.append(list(ids)) or {i: service.Delivery("sent") for i in ids},
+    )
+    tasks.send_emails.run(batch(9, 4, 9))
+    assert calls == [[4, 9]]  # a row queued twice is sent once
