@@ -465,9 +465,17 @@ def submit_move(seat: SeatKey, move: str, ply: int) -> int:
     Returns the submission's id. The checks here give the player an immediate answer; the worker
     checks again under the game's row lock, because another move may land between this commit
     and the task. Revoked links are refused here too, in the same statement that reads the game.
+
+    The read and the insert each commit on their own (autocommit): nothing here needs them in
+    one transaction, since the worker decides under the lock, and it saves the BEGIN and COMMIT
+    round trips. The insert is durable when it returns.
     """
     move = move.strip()
-    conn = db.session.connection()
+    with db.engine.connect() as conn:
+        return _submit(conn.execution_options(isolation_level="AUTOCOMMIT"), seat, move, ply)
+
+
+def _submit(conn: Connection, seat: SeatKey, move: str, ply: int) -> int:
     game = conn.execute(_SUBMIT_READ, {"game_id": seat.game_id, "seat": seat.seat}).one_or_none()
     if isinstance(seat, links.LinkClaims):
         _check_claims(seat, game)
@@ -495,7 +503,6 @@ def submit_move(seat: SeatKey, move: str, ply: int) -> int:
             "created_at": utcnow(),
         },
     ).scalar_one()
-    db.session.commit()
     return submission_id
 
 
