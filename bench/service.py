@@ -20,8 +20,8 @@ Reported:
   not at the sink, Message-IDs at the sink more than once);
 - CPU seconds per move spent by each component (from /proc), to show where the time goes.
 
-    .venv/bin/python bench/service.py [--games 40] [--moves 4000] [--web-workers 2] \
-        [--web-threads 4] [--worker-concurrency 2] [--engines gorami:16]
+    .venv/bin/python bench/service.py [--games 40] [--moves 4000] [--think-ms 0] \
+        [--web-workers 2] [--web-threads 4] [--worker-concurrency 2] [--engines gorami:16]
 
 Needs PostgreSQL at PBEM_TEST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test) and
 redis-server installed; everything listens on 127.0.0.1 only.
@@ -342,7 +342,11 @@ class Slot:
                 break
             if event.kind != "turn" or event.move != ply + 1:
                 continue
-            # It is `event.to`'s turn: move at once, as a very keen player would.
+            # It is `event.to`'s turn: move at once, as a very keen player would, or after a
+            # random pause (--think-ms): keen players answer a batch of emails all at once, and
+            # real ones do not.
+            if self.bench.args.think_ms:
+                await asyncio.sleep(self.rng.expovariate(1000.0 / self.bench.args.think_ms))
             move = self.rng.choice(state.legal_moves())
             body = json.dumps({"move": move, "ply": ply}).encode()
             started = time.time()
@@ -615,6 +619,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--engines", default="gorami:16", help="comma-separated, e.g. gorami:16,mmw (long games)"
     )
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="mean pause (exponential) before a player moves; 0: at once",
+    )
     parser.add_argument("--web-workers", type=int, default=2)
     parser.add_argument("--web-threads", type=int, default=4)
     parser.add_argument("--worker-concurrency", type=int, default=2)
@@ -639,6 +649,7 @@ def main(argv: list[str] | None = None) -> int:
             "games",
             "moves",
             "engines",
+            "think_ms",
             "web_workers",
             "web_threads",
             "worker_concurrency",

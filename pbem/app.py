@@ -130,7 +130,10 @@ def _engine_options(settings: Settings) -> dict[str, Any]:
     if settings.is_sqlite:
         # Writers wait for each other instead of failing at once with "database is locked".
         return {"connect_args": {"timeout": 30}}
-    return {"pool_pre_ping": True}
+    # A connection kept for each thread of a gunicorn process (WEB_THREADS) and then some: past
+    # the pool size, SQLAlchemy opens a connection per checkout and closes it after, and a new
+    # PostgreSQL connection is a new server process.
+    return {"pool_pre_ping": True, "pool_size": 16, "max_overflow": 16}
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
