@@ -164,7 +164,7 @@ def move_number(ply: int) -> int:
     return ply + 1
 
 
-@dataclass(frozen=True)
+@dataclass
 class GameFacts:
     """A game as a move left it, for the emails written in the same transaction."""
 
@@ -605,16 +605,10 @@ _DECIDE_SUBMISSION = update(Submission).where(Submission.id == bindparam("submis
 
 
 @dataclass
-class _Playing:
+class _Playing(GameFacts):
     """A locked game as this batch has left it so far."""
 
-    id: str
-    engine: str
-    status: str
-    ply: int
-    to_move: int | None
-    thread_message_id: str
-    snapshot: dict[str, Any]
+    snapshot: dict[str, Any] = field(default_factory=dict)
     state: games.State | None = None
     changed: bool = False
 
