@@ -54,7 +54,7 @@ def apply_move(requests: list[SimpleRequest]) -> None:
     submission_ids = [int(request.args[0]) for request in requests]
     for attempt in range(1, DB_ATTEMPTS + 1):
         try:
-            outbox_ids = service.apply_moves(submission_ids)
+            outbox_ids = _apply(submission_ids)
             break
         except OperationalError:
             db.session.rollback()
@@ -67,6 +67,23 @@ def apply_move(requests: list[SimpleRequest]) -> None:
                 return
             time.sleep(DB_RETRY_SECONDS * attempt)
     send_now(outbox_ids)
+
+
+def _apply(submission_ids: list[int]) -> list[int]:
+    """Apply a batch; if it fails for any reason but the database's, apply its submissions one
+    by one, so that one submission our code cannot handle does not hold back the others."""
+    try:
+        return service.apply_moves(submission_ids)
+    except OperationalError:
+        raise
+    except Exception:
+        db.session.rollback()
+        if len(submission_ids) == 1:
+            # Left pending: once the bug is fixed, the sweep applies it.
+            log.exception("submission %s could not be applied", submission_ids[0])
+            return []
+        log.exception("a batch of %d failed; applying it one by one", len(submission_ids))
+        return [outbox_id for one in submission_ids for outbox_id in _apply([one])]
 
 
 def send_now(outbox_ids: list[int]) -> None:

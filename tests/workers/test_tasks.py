@@ -141,3 +141,19 @@ def test_send_emails_sends_a_batch_over_one_connection(
     )
     tasks.send_emails.run(batch(9, 4, 9))
     assert calls == [[4, 9]]  # a row queued twice is sent once
+
+
+def test_one_submission_that_breaks_a_batch_does_not_hold_back_the_others(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    applied = []
+
+    def apply_moves(ids: list[int]) -> list[int]:
+        if 7 in ids:
+            raise RuntimeError("a bug in a mail template")
+        applied.extend(ids)
+        return []
+
+    monkeypatch.setattr(service, "apply_moves", apply_moves)
+    tasks.apply_move.run(batch(5, 7, 9))
+    assert applied == [5, 9]
