@@ -1110,16 +1110,6 @@ def sweep(now: datetime | None = None, limit: int = 1000) -> Sweep:
 # --- helpers -------------------------------------------------------------------------------------
 
 
-def _lock_game(game_id: str) -> Game:
-    """The game row, locked until commit: one move at a time per game, across all workers."""
-    return db.session.execute(
-        select(Game)
-        .where(Game.id == game_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    ).scalar_one()
-
-
 def _commit_keeping_loaded() -> None:
     session = db.session()
     session.expire_on_commit = False
