@@ -16,7 +16,7 @@ from flask import Flask
 
 from pbem import mail, service
 from pbem.app import settings
-from pbem.config import SmtpSettings
+from pbem.config import Settings, SmtpSettings
 from pbem.extensions import db
 from pbem.models import OutboxMessage
 
@@ -131,32 +131,28 @@ def test_smtp_records_the_message_as_sent_right_after_the_250(app: Flask, monkey
     ]
 
 
+def _fake_smtp(monkeypatch: pytest.MonkeyPatch) -> tuple[OutboxMessage, Settings]:
+    """A row to send and settings whose SMTP server is a FakeSMTP."""
+    FakeSMTP.log = []
+    monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
+    smtp = SmtpSettings("h", 25, None, None, ssl=False, starttls=False)
+    return _first_invite(), dataclasses.replace(settings(), smtp=smtp)
+
+
 def test_the_session_is_kept_for_the_next_message_without_a_round_trip(
     app: Flask, monkeypatch
 ) -> None:
-    FakeSMTP.log = []
-    monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
-    row = _first_invite()
-    smtp = SmtpSettings("mail.example.org", 2525, None, None, ssl=False, starttls=False)
-    config = dataclasses.replace(settings(), smtp=smtp)
+    row, config = _fake_smtp(monkeypatch)
     mail.deliver(row, config)
     mail.deliver(row, config)
-    assert FakeSMTP.log == [
-        ("connect", ("mail.example.org", 2525)),
-        ("send", row.to),
-        ("send", row.to),
-    ]
+    assert FakeSMTP.log == [("connect", ("h", 25)), ("send", row.to), ("send", row.to)]
 
 
 @pytest.mark.parametrize("server_says", [b"421 idle too long, closing\r\n", b""])
 def test_a_session_the_server_dropped_is_replaced(
     app: Flask, monkeypatch, server_says: bytes
 ) -> None:
-    FakeSMTP.log = []
-    monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
-    row = _first_invite()
-    smtp = SmtpSettings("h", 25, None, None, ssl=False, starttls=False)
-    config = dataclasses.replace(settings(), smtp=smtp)
+    row, config = _fake_smtp(monkeypatch)
     mail.deliver(row, config)
     # While idle, the server gives up on the session: a 421 and a close, or just a close.
     FakeSMTP.last.peer.sendall(server_says)
@@ -166,12 +162,7 @@ def test_a_session_the_server_dropped_is_replaced(
 
 
 def test_a_session_idle_too_long_is_replaced(app: Flask, monkeypatch) -> None:
-    FakeSMTP.log = []
-    monkeypatch.setattr("smtplib.SMTP", FakeSMTP)
-    row = _first_invite()
-    config = dataclasses.replace(
-        settings(), smtp=SmtpSettings("h", 25, None, None, ssl=False, starttls=False)
-    )
+    row, config = _fake_smtp(monkeypatch)
     mail.deliver(row, config)
     monkeypatch.setattr(mail, "KEEP_IDLE_SECONDS", 0.0)
     mail.deliver(row, config)
