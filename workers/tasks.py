@@ -29,17 +29,15 @@ DB_RETRY_SECONDS = 1.0
 class AppContextBatches(Batches):  # type: ignore[misc]
     """celery-batches' task class, run inside the Flask app's context like every other task."""
 
+    flush_every = BATCH_SIZE
+    flush_interval = BATCH_SECONDS
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         with self.app.flask_app.app_context():
             return self.run(*args, **kwargs)
 
 
-@shared_task(
-    name="workers.tasks.apply_move",
-    base=AppContextBatches,
-    flush_every=BATCH_SIZE,
-    flush_interval=BATCH_SECONDS,
-)
+@shared_task(name="workers.tasks.apply_move", base=AppContextBatches)
 def apply_move(requests: list[SimpleRequest]) -> None:
     """Play stored submissions (one `apply_move(submission_id)` message each), then send the emails
     they wrote, here, after their commit.
@@ -106,12 +104,7 @@ def send_now(outbox_ids: list[int]) -> None:
             log.error("outbox %s: giving up after repeated failures", outbox_id)
 
 
-@shared_task(
-    name="workers.tasks.send_emails",
-    base=AppContextBatches,
-    flush_every=BATCH_SIZE,
-    flush_interval=BATCH_SECONDS,
-)
+@shared_task(name="workers.tasks.send_emails", base=AppContextBatches)
 def send_emails(requests: list[SimpleRequest]) -> None:
     """Send outbox rows (one `send_emails(outbox_id)` message each): invitations, the emails of a
     game's start, new links, and what the sweep finds. A row whose attempt fails is retried by
