@@ -18,7 +18,14 @@ Reported:
 - p50 / p99 time from a move's POST to the next player's email at the sink;
 - lost or duplicated moves (accepted submissions not applied exactly once) and emails (outbox rows
   not at the sink, Message-IDs at the sink more than once);
-- CPU seconds per move spent by each component (from /proc), to show where the time goes.
+- CPU seconds per move spent by each component (from /proc), to show where the time goes;
+- how late the driver's own event loop woke up (p50 / p99), the harness's share of any latency.
+
+Figures are given twice: for the whole run, and for its steady state, the moves posted after
+`--warmup-seconds` and before the move budget ran out (after it, slots start no new games and the
+load drains away). Slots start their first games at random within `--ramp-seconds`: games started
+in the same instant would end in the same instant too, and every later generation of games would
+arrive as one wave of game creations and invitations.
 
     .venv/bin/python bench/service.py [--games 40] [--moves 4000] [--think-ms 0] \
         [--web-workers 2] [--web-threads 4] [--worker-concurrency 2] [--engines gorami:16]
@@ -223,8 +230,10 @@ class OutOfTime(Exception):
 
 @dataclass
 class Stats:
-    submit_latency: list[float] = field(default_factory=list)
-    to_next_email: list[float] = field(default_factory=list)
+    # (when the POST went out, seconds it took), by time.time()
+    submits: list[tuple[float, float]] = field(default_factory=list)
+    # (when the move's POST went out, seconds until the next email of its game reached the sink)
+    to_next_email: list[tuple[float, float]] = field(default_factory=list)
     moves: int = 0
     games_finished: int = 0
     games_cut_short: int = 0
@@ -232,6 +241,8 @@ class Stats:
     game_ids: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     accepted_submissions: int = 0
+    # How late the driver's own loop wakes up: what of the latencies above is the benchmark's.
+    loop_lag: list[float] = field(default_factory=list)
 
 
 class Slot:
@@ -256,6 +267,7 @@ class Slot:
         self.games_played = 0
 
     async def run(self) -> None:
+        await asyncio.sleep(self.rng.uniform(0.0, self.bench.args.ramp_seconds))
         try:
             while self.bench.budget_left() and not self.bench.out_of_time:
                 engine, options = self.engines[(self.index + self.games_played) % len(self.engines)]
@@ -336,7 +348,7 @@ class Slot:
                 tokens[event.to] = link_token(event, "/play/")
             done = event.kind == "result" or (event.kind == "turn" and event.move == ply + 1)
             if done and pending is not None:
-                stats.to_next_email.append(event.accepted_at - pending)
+                stats.to_next_email.append((pending, event.accepted_at - pending))
                 pending = None
             if event.kind == "result":
                 break
@@ -356,11 +368,12 @@ class Slot:
                 body,
                 f"Content-Type: application/json\r\nAuthorization: Bearer {tokens[event.to]}\r\n",
             )
-            latency = time.time() - started
-            stats.submit_latency.append(latency)
+            stats.submits.append((started, time.time() - started))
             if status == 202:
                 stats.moves += 1
                 stats.accepted_submissions += 1
+                if not self.bench.budget_left() and self.bench.budget_spent_at is None:
+                    self.bench.budget_spent_at = time.time()
             else:
                 stats.refused[status] += 1
                 raise RuntimeError(f"move {move} of {game_id} answered {status}: {data[:200]!r}")
@@ -419,6 +432,9 @@ class Bench:
         self.router = Router()
         self.stats = Stats()
         self.out_of_time = False
+        self.started_at = 0.0  # time.time() when the players set out
+        self.budget_spent_at: float | None = None
+        self.time_up_at: float | None = None
         # PostgreSQL backends that served this run's database (other users share the server).
         self.backends: set[int] = set()
         self.watching = threading.Event()
@@ -427,6 +443,7 @@ class Bench:
         return bool(self.stats.moves < self.args.moves)
 
     def time_up(self) -> None:
+        self.time_up_at = time.time()
         self.out_of_time = True
         self.router.time_up()
 
@@ -456,12 +473,16 @@ class Bench:
         cpu_before = cpu_by_group()
         self_before = os.times()
         started = time.monotonic()
+        self.started_at = time.time()
         timer = loop.call_later(args.max_seconds, self.time_up)
         watcher = threading.Thread(target=self.watch_backends, daemon=True)
         watcher.start()
         tasks = [asyncio.create_task(slot.run(), name=slot.name) for slot in slots]
+        probe = asyncio.create_task(self.probe_loop_lag())
         _, stuck = await asyncio.wait(tasks, timeout=args.max_seconds + 120)
+        probe.cancel()
         wall = time.monotonic() - started
+        ended_at = time.time()
         self_after = os.times()
         cpu_after = cpu_by_group()
         timer.cancel()
@@ -506,16 +527,27 @@ class Bench:
             "moves": moves,
             "wall_seconds": wall,
             "moves_per_second": moves / wall if wall else 0.0,
-            "submit_p50_ms": pct(stats.submit_latency, 50) * 1000,
-            "submit_p99_ms": pct(stats.submit_latency, 99) * 1000,
-            "next_email_p50_ms": pct(stats.to_next_email, 50) * 1000,
-            "next_email_p99_ms": pct(stats.to_next_email, 99) * 1000,
+            **figures(stats, self.started_at, ended_at),
+            "steady": figures(
+                stats,
+                self.started_at + args.warmup_seconds,
+                min(t for t in (self.budget_spent_at, self.time_up_at, ended_at) if t is not None),
+            ),
+            "driver_lag_p50_ms": pct(stats.loop_lag, 50) * 1000,
+            "driver_lag_p99_ms": pct(stats.loop_lag, 99) * 1000,
             "refused": dict(stats.refused),
             "errors": stats.errors[:10],
             "cpu_seconds": cpu,
             "cpu_ms_per_move": {k: 1000 * v / moves for k, v in cpu.items()} if moves else {},
             **integrity,
         }
+
+    async def probe_loop_lag(self, period: float = 0.005) -> None:
+        """Samples how late the loop wakes a sleeper: a latency seen here is the driver's."""
+        while True:
+            due = time.monotonic() + period
+            await asyncio.sleep(period)
+            self.stats.loop_lag.append(max(0.0, time.monotonic() - due))
 
     def watch_backends(self) -> None:
         # One connection for the whole run, left out of the set: a fresh one per look started a
@@ -542,6 +574,7 @@ class Bench:
                 str(Path(sys.executable).parent / "py-spy"),
                 "record",
                 "--subprocesses",
+                "--gil",  # only samples holding the GIL: CPU, not threads waiting on I/O
                 "--rate=200",
                 "--format=raw",
                 f"--output={out / (name + '.txt')}",
@@ -602,6 +635,23 @@ def parse_engines(text: str) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
+def figures(stats: Stats, start: float, end: float) -> dict[str, float]:
+    """Rate and latencies of the moves posted in [start, end)."""
+    submits = [latency for t, latency in stats.submits if start <= t < end]
+    emails = [latency for t, latency in stats.to_next_email if start <= t < end]
+    seconds = max(0.0, end - start)
+    return {
+        "seconds": seconds,
+        "moves_posted": len(submits),
+        # A move counts once the next email of its game has reached the sink.
+        "end_to_end_per_second": len(emails) / seconds if seconds else 0.0,
+        "submit_p50_ms": pct(submits, 50) * 1000,
+        "submit_p99_ms": pct(submits, 99) * 1000,
+        "next_email_p50_ms": pct(emails, 50) * 1000,
+        "next_email_p99_ms": pct(emails, 99) * 1000,
+    }
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -624,6 +674,18 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=0.0,
         help="mean pause (exponential) before a player moves; 0: at once",
+    )
+    parser.add_argument(
+        "--ramp-seconds",
+        type=float,
+        default=2.0,
+        help="slots start their first game at random within this time, not all at once",
+    )
+    parser.add_argument(
+        "--warmup-seconds",
+        type=float,
+        default=5.0,
+        help="the steady-state figures leave out moves posted before this",
     )
     parser.add_argument("--web-workers", type=int, default=2)
     parser.add_argument("--web-threads", type=int, default=4)
@@ -650,6 +712,8 @@ def main(argv: list[str] | None = None) -> int:
             "moves",
             "engines",
             "think_ms",
+            "ramp_seconds",
+            "warmup_seconds",
             "web_workers",
             "web_threads",
             "worker_concurrency",
@@ -672,11 +736,18 @@ def report(r: dict[str, Any]) -> None:
         f"{r['games_cut_short']}), moves {r['moves']} in "
         f"{r['wall_seconds']:.1f} s"
     )
-    print(f"end-to-end moves per second: {r['moves_per_second']:.1f}")
-    print(f"submit latency: p50 {r['submit_p50_ms']:.1f} ms, p99 {r['submit_p99_ms']:.1f} ms")
+    steady = r["steady"]
     print(
-        f"submit -> next email accepted by SMTP: p50 {r['next_email_p50_ms']:.1f} ms, "
-        f"p99 {r['next_email_p99_ms']:.1f} ms"
+        f"steady state ({steady['seconds']:.1f} s from {r['settings']['warmup_seconds']:.0f} s on, "
+        f"{steady['moves_posted']} moves):"
+    )
+    print(f"  end-to-end moves per second: {steady['end_to_end_per_second']:.1f}")
+    latencies(steady)
+    print(f"whole run: end-to-end moves per second: {r['moves_per_second']:.1f}")
+    latencies(r)
+    print(
+        f"driver loop lag (part of every latency above): p50 {r['driver_lag_p50_ms']:.1f} ms, "
+        f"p99 {r['driver_lag_p99_ms']:.1f} ms"
     )
     print(
         f"moves: stored {r['moves_stored']}, lost {r['moves_lost']}, duplicated "
@@ -693,6 +764,14 @@ def report(r: dict[str, Any]) -> None:
         print(f"refused submissions by status: {r['refused']}")
     for error in r["errors"]:
         print(f"error: {error}")
+
+
+def latencies(r: dict[str, Any]) -> None:
+    print(f"  submit latency: p50 {r['submit_p50_ms']:.1f} ms, p99 {r['submit_p99_ms']:.1f} ms")
+    print(
+        f"  submit -> next email accepted by SMTP: p50 {r['next_email_p50_ms']:.1f} ms, "
+        f"p99 {r['next_email_p99_ms']:.1f} ms"
+    )
 
 
 if __name__ == "__main__":
