@@ -343,7 +343,10 @@ class Slot:
 
         # Replaying the game here spares the service a request per move; an engine whose set-up
         # depends on the hidden seed (Marram's tile bag) is played from the API's legal moves.
-        state = local_state(engine, options)
+        key = (engine, json.dumps(options, sort_keys=True))
+        if key not in self.bench.starts:
+            self.bench.starts[key] = local_state(engine, options)
+        state = self.bench.starts[key]  # states are immutable: play() returns a new one
         ply = 0
         pending: float | None = None  # when the move in flight was posted
         while True:
@@ -483,6 +486,8 @@ class Bench:
         self.out_of_time = False
         self.started_at = 0.0  # time.time() when the players set out
         self.budget_spent_at: float | None = None
+        # What local_state() found, by engine and options.
+        self.starts: dict[tuple[str, str], games.State | None] = {}
         self.time_up_at: float | None = None
         # PostgreSQL backends that served this run's database (other users share the server).
         self.backends: set[int] = set()
