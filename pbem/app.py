@@ -14,6 +14,7 @@ from sqlalchemy.engine import make_url
 
 from pbem.config import SETTING_NAMES, Settings, embedded_secret, load_settings
 from pbem.extensions import db, migrate
+from pbem.pool import ping_when_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -53,9 +54,11 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     import pbem.models  # noqa: F401  (the tables must be known before migrations compare them)
 
     db.init_app(app)
-    if settings.is_sqlite:
-        with app.app_context():
+    with app.app_context():
+        if settings.is_sqlite:
             event.listen(db.engine, "connect", _sqlite_pragmas)
+        else:
+            ping_when_idle(db.engine)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     celery_init_app(app)
 
@@ -132,8 +135,9 @@ def _engine_options(settings: Settings) -> dict[str, Any]:
         return {"connect_args": {"timeout": 30}}
     # A connection kept for each thread of a gunicorn process (WEB_THREADS) and then some: past
     # the pool size, SQLAlchemy opens a connection per checkout and closes it after, and a new
-    # PostgreSQL connection is a new server process.
-    return {"pool_pre_ping": True, "pool_size": 16, "max_overflow": 16}
+    # PostgreSQL connection is a new server process. Connections are checked when they have been
+    # idle a while (pbem.pool), not with a round trip at every checkout (pool_pre_ping).
+    return {"pool_size": 16, "max_overflow": 16}
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
