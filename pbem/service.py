@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import joinedload
 
 from pbem import games, links, mail
 from pbem.app import settings
@@ -369,70 +369,154 @@ def _players(addresses: Sequence[str]) -> dict[str, Player]:
 
 
 @dataclass(frozen=True)
+class InvitedGame:
+    """A game and who has taken a seat in it: what an invitation page shows."""
+
+    id: str
+    engine: str
+    options: dict[str, Any]
+    status: str
+    seats: list[SeatInfo]  # by seat index
+    accepted: list[bool]  # by seat index
+
+    @classmethod
+    def of(cls, game: Game) -> InvitedGame:
+        return cls(
+            game.id,
+            game.engine,
+            game.options,
+            game.status,
+            [SeatInfo.of(seat) for seat in game.seats],
+            [seat.accepted_at is not None for seat in game.seats],
+        )
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.email for seat in self.seats]
+
+    @property
+    def waiting(self) -> list[str]:
+        return [seat.email for seat, ok in zip(self.seats, self.accepted, strict=True) if not ok]
+
+
+@dataclass(frozen=True)
 class Acceptance:
     started: bool
     already: bool
     outbox_ids: list[int]
-    game: Game | None = None  # loaded with its seats, as committed
+    game: InvitedGame  # as committed
 
 
-def accept_invitation(seat_id: int) -> Acceptance:
-    """Take a seat; the last acceptance starts the game and emails the first player."""
-    seat = db.session.get(Seat, seat_id)
-    if seat is None:
-        raise NotFound("There is no such seat.")
-    # The game row locked, its seats (and players) read afresh under the lock: the last
-    # acceptance, and only it, starts the game.
-    game = db.session.execute(
-        select(Game)
-        .where(Game.id == seat.game_id)
-        .options(selectinload(Game.seats))
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    ).scalar_one()
-    seat = next(s for s in game.seats if s.id == seat_id)
-    if seat.accepted_at is not None or game.status != INVITING:
+_LOCK_INVITED_GAME = (
+    select(Game.id, Game.engine, Game.options, Game.seed, Game.status, Game.thread_message_id)
+    .where(Game.id == bindparam("game_id"))
+    .with_for_update()
+)
+_INVITED_SEATS = (
+    select(
+        Seat.id,
+        Seat.game_id,
+        Seat.seat,
+        Seat.player_id,
+        Seat.nonce,
+        Player.email,
+        Seat.accepted_at,
+    )
+    .join(Player, Player.id == Seat.player_id)
+    .where(Seat.game_id == bindparam("game_id"))
+    .order_by(Seat.seat)
+)
+_ACCEPT_SEAT = (
+    update(Seat).where(Seat.id == bindparam("seat_id")).values(accepted_at=bindparam("now"))
+)
+
+
+def accept_invitation(seat: SeatKey) -> Acceptance:
+    """Take a seat; the last acceptance starts the game and emails the first player.
+
+    `seat` is an ORM seat or the claims of an invitation token, checked here against the seat
+    as it is under the game's row lock (so a rotated link is refused). Core statements on the
+    session's connection: set-up runs once per player and game, but at hundreds of moves a
+    second games start by the dozen.
+    """
+    conn = db.session.connection()
+    # The game row locked, its seats read under the lock: the last acceptance, and only it,
+    # starts the game.
+    game = conn.execute(_LOCK_INVITED_GAME, {"game_id": seat.game_id}).one_or_none()
+    rows = conn.execute(_INVITED_SEATS, {"game_id": seat.game_id}).all() if game else []
+    mine = next((row for row in rows if row.seat == seat.seat), None)
+    try:
+        if isinstance(seat, links.LinkClaims):
+            _check_claims(seat, mine)
+        if game is None or mine is None:
+            raise NotFound("There is no such seat.")
+    except (links.LinkError, NotFound):
+        db.session.rollback()  # releases the lock
+        raise
+    seats = [SeatInfo(*row[:6]) for row in rows]
+    accepted = [row.accepted_at is not None for row in rows]
+    if accepted[mine.seat] or game.status != INVITING:
         db.session.commit()
-        return Acceptance(started=False, already=True, outbox_ids=[])
-    seat.accepted_at = utcnow()
-    outbox_ids: list[int] = []
-    if all(s.accepted_at is not None for s in game.seats):
-        outbox_ids = _start(game)
-    # The game and its seats stay loaded as they were committed, under the lock: the page that
-    # follows shows them without reading them again.
-    _commit_keeping_loaded()
-    return Acceptance(bool(outbox_ids), already=False, outbox_ids=outbox_ids, game=game)
+        invited = InvitedGame(game.id, game.engine, game.options, game.status, seats, accepted)
+        return Acceptance(started=False, already=True, outbox_ids=[], game=invited)
+    now = utcnow()
+    conn.execute(_ACCEPT_SEAT, {"seat_id": mine.id, "now": now})
+    accepted[mine.seat] = True
+    status, outbox_ids = game.status, []
+    if all(accepted):
+        status, outbox_ids = _start(conn, game, seats, now)
+    db.session.commit()
+    invited = InvitedGame(game.id, game.engine, game.options, status, seats, accepted)
+    return Acceptance(bool(outbox_ids), already=False, outbox_ids=outbox_ids, game=invited)
 
 
-def _start(game: Game) -> list[int]:
-    state = engine(game).new(len(game.seats), game.options, game.seed)
-    game.state = state.to_json()
-    game.ply = len(state.history)
-    game.to_move = state.to_move
-    game.status = RUNNING
-    game.started_at = utcnow()
-    if state.outcome is not None:
-        game.status = FINISHED
-        game.finished_at = utcnow()
-        game.outcome = state.outcome.to_json()
-    seats = [SeatInfo.of(seat) for seat in game.seats]
+def _start(
+    conn: Connection, game: Any, seats: list[SeatInfo], now: datetime
+) -> tuple[str, list[int]]:
+    """Deal the game and write its first emails; returns the new status and the outbox ids."""
+    state = engine(game).new(len(seats), game.options, game.seed)
+    outcome = state.outcome
+    facts = GameFacts(
+        game.id,
+        game.engine,
+        RUNNING if outcome is None else FINISHED,
+        len(state.history),
+        state.to_move,
+        game.thread_message_id,
+    )
+    conn.execute(
+        _UPDATE_GAME,
+        {
+            "game_id": game.id,
+            "state": state.to_json(),
+            "ply": facts.ply,
+            "to_move": facts.to_move,
+            "status": facts.status,
+            "started_at": now,
+            "finished_at": now if outcome is not None else None,
+            "outcome": outcome.to_json() if outcome is not None else None,
+        },
+    )
     who = [seat.email for seat in seats]
-    if state.outcome is not None:
-        return _post(game, _result_letters(game, seats, state, who, []))
-    letters = [
-        _turn_letter(game, seat, state, who, [])
-        if seat.seat == state.to_move
-        else _letter(
-            game,
-            seat,
-            "started",
-            "the game has started",
-            pic=SeatPicture(game, seat, state, who),
-            link=links.seat_url(seat),
-        )
-        for seat in seats
-    ]
-    return _post(game, letters)
+    if outcome is not None:
+        letters = _result_letters(facts, seats, state, who, [])
+    else:
+        letters = [
+            _turn_letter(facts, seat, state, who, [])
+            if seat.seat == state.to_move
+            else _letter(
+                facts,
+                seat,
+                "started",
+                "the game has started",
+                pic=SeatPicture(facts, seat, state, who),
+                link=links.seat_url(seat),
+            )
+            for seat in seats
+        ]
+    # Threaded after the invitations.
+    previous = {to: mid for to, mid in conn.execute(_LAST_MESSAGE_IDS, {"game_id": game.id})}
+    return facts.status, _store_letters(conn, facts, letters, previous)
 
 
 # --- moves ---------------------------------------------------------------------------------------
@@ -443,7 +527,7 @@ def _start(game: Game) -> list[int]:
 
 
 class SeatKey(Protocol):
-    """Who submits: an ORM seat or the claims of a seat token."""
+    """Who acts: an ORM seat or the claims of a link token."""
 
     game_id: str
     seat: int
@@ -1108,15 +1192,6 @@ def sweep(now: datetime | None = None, limit: int = 1000) -> Sweep:
 
 
 # --- helpers -------------------------------------------------------------------------------------
-
-
-def _commit_keeping_loaded() -> None:
-    session = db.session()
-    session.expire_on_commit = False
-    try:
-        session.commit()
-    finally:
-        session.expire_on_commit = True
 
 
 def _secret() -> str:

@@ -45,7 +45,7 @@ def start(
     game = db.session.get(Game, created.game_id)
     assert game is not None
     for seat in list(game.seats):
-        dispatch.send_emails_later(service.accept_invitation(seat.id).outbox_ids)
+        dispatch.send_emails_later(service.accept_invitation(seat).outbox_ids)
     db.session.expire_all()
     return db.session.get(Game, created.game_id)
 
@@ -125,17 +125,17 @@ def test_game_starts_when_every_seat_is_taken(app: Flask) -> None:
     game = db.session.get(Game, created.game_id)
     assert game is not None
     first, second = game.seats
-    accepted = service.accept_invitation(first.id)
+    accepted = service.accept_invitation(first)
     assert not accepted.started and accepted.outbox_ids == []
-    assert service.accept_invitation(first.id).already
-    accepted = service.accept_invitation(second.id)
+    assert service.accept_invitation(first).already
+    accepted = service.accept_invitation(second)
     assert accepted.started
     db.session.refresh(game)
     assert game.status == RUNNING and game.ply == 0 and game.to_move == 0
     turn = mails(kind="turn")
     assert [m.to for m in turn] == [game.seats[0].player.email]
     assert [m.to for m in mails(kind="started")] == [game.seats[1].player.email]
-    assert service.accept_invitation(second.id).already
+    assert service.accept_invitation(second).already
 
 
 # --- the turn loop -------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
+from pbem import service
 from pbem.extensions import db
 from pbem.models import Game
 from tests.web.flow import create, links_in, mails
@@ -40,3 +41,32 @@ def test_a_forged_invitation_is_refused(client: FlaskClient) -> None:
     path = links_in(mails(kind="invite")[0], "invite")[0]
     response = client.post(path[:-4] + "AAAA")
     assert response.status_code == 403 and "This link is not valid" in response.text
+
+
+def test_an_invitation_withdrawn_by_a_rotation_is_refused_and_takes_no_seat(
+    client: FlaskClient,
+) -> None:
+    game = create(client)
+    invitation = mails(kind="invite")[0]
+    path = links_in(invitation, "invite")[0]
+    seat = next(s for s in game.seats if s.player.email == invitation.to)
+    service.rotate_seat_links(game.id, seat.seat, notify=False)
+
+    response = client.post(path)
+
+    assert response.status_code == 403 and "withdrawn" in response.text
+    db.session.expire_all()
+    assert all(s.accepted_at is None for s in db.session.get(Game, game.id).seats)
+
+
+def test_accepting_names_every_player_and_who_is_still_awaited(client: FlaskClient) -> None:
+    game = create(client)
+    first, second = mails(kind="invite")
+    page = client.post(links_in(first, "invite")[0])
+    assert page.status_code == 200
+    assert first.to in page.text and second.to in page.text
+    assert f"Waiting for: {second.to}." in page.text
+    assert page.text.count("(you)") == 1
+    db.session.expire_all()
+    accepted = [s.player.email for s in db.session.get(Game, game.id).seats if s.accepted_at]
+    assert accepted == [first.to]
