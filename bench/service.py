@@ -28,7 +28,7 @@ in the same instant would end in the same instant too, and every later generatio
 arrive as one wave of game creations and invitations.
 
     .venv/bin/python bench/service.py [--games 40] [--moves 4000] [--think-ms 0] \
-        [--web-workers 2] [--web-threads 4] [--worker-concurrency 2] [--engines gorami:16]
+        [--web-workers 2] [--web-threads 4] [--worker-concurrency 1] [--engines gorami:16]
 
 Needs PostgreSQL at PBEM_TEST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test) and
 redis-server installed; everything listens on 127.0.0.1 only.
@@ -759,7 +759,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--web-workers", type=int, default=2)
     parser.add_argument("--web-threads", type=int, default=4)
-    parser.add_argument("--worker-concurrency", type=int, default=2)
+    parser.add_argument(
+        "--worker-concurrency", type=int, default=1, help="as the Procfile's default"
+    )
     parser.add_argument("--worker-pool", default="prefork")
     parser.add_argument("--sweep-seconds", type=int, default=30)
     parser.add_argument("--log-dir", default=None)
