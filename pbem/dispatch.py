@@ -48,9 +48,12 @@ def retry_email_later(outbox_id: int, countdown: int | None) -> bool:
 def _enqueue(task_name: str, args: list[int], countdown: int | None = None) -> bool:
     celery = _celery()
     try:
-        # The reprs Celery would otherwise compute with saferepr: a tenth of a publish.
+        # The reprs Celery would otherwise compute with saferepr: a tenth of a publish. No
+        # queue declaration either (Celery asks for one with every message: an eighth of a
+        # publish even when kombu remembers it was done): a Redis list needs none, and the
+        # workers declare the queues they consume.
         celery.tasks[task_name].apply_async(
-            args, countdown=countdown, argsrepr=repr(args), kwargsrepr="{}"
+            args, countdown=countdown, argsrepr=repr(args), kwargsrepr="{}", declare=[]
         )
     except Exception:
         # In-process (eager) runs raise the task's own errors here; tests want to see them.
