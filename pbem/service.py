@@ -192,6 +192,10 @@ class SeatInfo:
         return cls(seat.id, seat.game_id, seat.seat, seat.player_id, seat.nonce, seat.player.email)
 
 
+# SeatInfo's fields as columns, in its order (joined with Player), for Core reads.
+_SEAT_INFO = (Seat.id, Seat.game_id, Seat.seat, Seat.player_id, Seat.nonce, Player.email)
+
+
 @dataclass
 class SeatPicture:
     """One seat's picture of a game: what its page, its emails and the API show."""
@@ -413,15 +417,7 @@ _LOCK_INVITED_GAME = (
     .with_for_update()
 )
 _INVITED_SEATS = (
-    select(
-        Seat.id,
-        Seat.game_id,
-        Seat.seat,
-        Seat.player_id,
-        Seat.nonce,
-        Player.email,
-        Seat.accepted_at,
-    )
+    select(*_SEAT_INFO, Seat.accepted_at)
     .join(Player, Player.id == Seat.player_id)
     .where(Seat.game_id == bindparam("game_id"))
     .order_by(Seat.seat)
@@ -453,7 +449,7 @@ def accept_invitation(seat: SeatKey) -> Acceptance:
     except (links.LinkError, NotFound):
         db.session.rollback()  # releases the lock
         raise
-    seats = [SeatInfo(*row[:6]) for row in rows]
+    seats = [SeatInfo(*row[: len(_SEAT_INFO)]) for row in rows]
     accepted = [row.accepted_at is not None for row in rows]
     if accepted[mine.seat] or game.status != INVITING:
         db.session.commit()
@@ -648,15 +644,7 @@ _LAST_MESSAGE_ID = (
 )
 # Each seat with its address and the last message that address got in the game (to thread after).
 _SEATS = (
-    select(
-        Seat.id,
-        Seat.game_id,
-        Seat.seat,
-        Seat.player_id,
-        Seat.nonce,
-        Player.email,
-        _LAST_MESSAGE_ID.label("last_message_id"),
-    )
+    select(*_SEAT_INFO, _LAST_MESSAGE_ID.label("last_message_id"))
     .join(Player, Player.id == Seat.player_id)
     .where(Seat.game_id.in_(bindparam("game_ids", expanding=True)))
     .order_by(Seat.game_id, Seat.seat)
@@ -876,7 +864,7 @@ def _write_letters_for(conn: Connection, played: list[_Played]) -> list[int]:
     seats: dict[str, list[SeatInfo]] = {}
     previous: dict[str, dict[str, str]] = {}
     for row in conn.execute(_SEATS, {"game_ids": game_ids}):
-        seats.setdefault(row.game_id, []).append(SeatInfo(*row[:6]))
+        seats.setdefault(row.game_id, []).append(SeatInfo(*row[: len(_SEAT_INFO)]))
         if row.last_message_id:
             previous.setdefault(row.game_id, {})[row.email] = row.last_message_id
     recent: dict[str, list[tuple[int, int, str]]] = {}
