@@ -417,8 +417,9 @@ class Slot:
                 if posted is None:
                     raise RuntimeError(f"{game_id}: a turn email, but not this seat's turn")
                 # The turn's last action counts when the next email arrives, like other moves.
-                self.bench.stats.completed.pop()
                 return ply, posted
+            if posted is not None:  # applied, and the turn goes on: it counts now
+                self.bench.stats.completed.append(posted)
             ply = offer["ply"]
             submission, posted = await self.post_move(
                 game_id, token, self.rng.choice(offer["moves"]), ply
@@ -430,7 +431,6 @@ class Slot:
                 await asyncio.sleep(0.02)
             if state["status"] != "applied":
                 raise RuntimeError(f"{game_id}: submission {submission} was {state}")
-            self.bench.stats.completed.append(posted)
 
     async def get_json(self, path: str, headers: str) -> Any:
         status, _, data = await self.client.request("GET", path, headers=headers)
