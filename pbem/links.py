@@ -116,5 +116,11 @@ def seat_url(seat: Seat) -> str:
     return f"{settings().base_url}/play/{token_for(seat, SEAT)}"
 
 
+def seat_urls(seat: Seat) -> tuple[str, str]:
+    """A seat's game page and its player's list of games, both from one seat token."""
+    base, token = settings().base_url, token_for(seat, SEAT)
+    return f"{base}/play/{token}", f"{base}/me/{token}"
+
+
 def invite_url(seat: Seat) -> str:
     return f"{settings().base_url}/invite/{token_for(seat, INVITE)}"

@@ -506,7 +506,7 @@ def _start(
                 "started",
                 "the game has started",
                 pic=SeatPicture(facts, seat, state, who),
-                link=links.seat_url(seat),
+                **_seat_links(seat),
             )
             for seat in seats
         ]
@@ -950,6 +950,12 @@ def _letter(
     return Letter(seat.email, kind, f"[pbem] {title} {game.id}: {about}", text, html)
 
 
+def _seat_links(seat: SeatInfo) -> dict[str, str]:
+    """`link` to the seat's game page and `games_link` to all the player's games."""
+    link, games_link = links.seat_urls(seat)
+    return {"link": link, "games_link": games_link}
+
+
 def _turn_letter(
     game: GameFacts | Game,
     seat: SeatInfo,
@@ -964,8 +970,8 @@ def _turn_letter(
         "turn",
         f"your turn (move {move_number(game.ply)})",
         pic=SeatPicture(game, seat, state, who, recent),
-        link=links.seat_url(seat),
         again=again,
+        **_seat_links(seat),
     )
 
 
@@ -984,7 +990,7 @@ def _result_letters(
             "the game is over",
             pic=SeatPicture(game, seat, state, who, recent),
             outcome=state.outcome,
-            link=links.seat_url(seat),
+            **_seat_links(seat),
         )
         for seat in seats
     ]

@@ -92,3 +92,15 @@ def test_invitation_and_refused_link_pages_lead_to_the_games(client: FlaskClient
     refused = client.get("/play/not-a-token")
     assert refused.status_code == 403
     assert 'href="/signin"' in refused.text
+
+
+def test_every_game_email_links_the_players_games(client: FlaskClient) -> None:
+    game = start(client, "gorami", board="16")
+    rows = [m for m in mails() if m.game_id == game.id and m.kind in ("turn", "started")]
+    assert rows
+    for row in rows:
+        (text_link,) = re.findall(r"All your games: http://pbem\.test(/me/[^\s\"<]+)", row.text)
+        assert f'href="http://pbem.test{text_link}"' in row.html
+        page = client.get(text_link)
+        assert page.status_code == 200
+        assert game.id in page.text and row.to in page.text
