@@ -809,12 +809,15 @@ def report(r: dict[str, Any]) -> None:
         f"{r['wall_seconds']:.1f} s"
     )
     steady = r["steady"]
-    print(
-        f"steady state ({steady['seconds']:.1f} s from {r['settings']['warmup_seconds']:.0f} s on, "
-        f"{steady['moves_posted']} moves):"
-    )
-    print(f"  end-to-end moves per second: {steady['end_to_end_per_second']:.1f}")
-    latencies(steady)
+    if steady["moves_posted"]:
+        print(
+            f"steady state ({steady['seconds']:.1f} s from {r['settings']['warmup_seconds']:.0f} "
+            f"s on, {steady['moves_posted']} moves):"
+        )
+        print(f"  end-to-end moves per second: {steady['end_to_end_per_second']:.1f}")
+        latencies(steady)
+    else:
+        print("steady state: none, the move budget ran out within --warmup-seconds")
     print(f"whole run: end-to-end moves per second: {r['moves_per_second']:.1f}")
     latencies(r)
     print(
