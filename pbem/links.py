@@ -113,7 +113,7 @@ def token_for(seat: Seat, purpose: str) -> str:
 
 def seat_url(seat: Seat) -> str:
     """The absolute URL of a seat's game page, as emails carry it."""
-    return f"{settings().base_url}/play/{token_for(seat, SEAT)}"
+    return seat_urls(seat)[0]
 
 
 def seat_urls(seat: Seat) -> tuple[str, str]:
