@@ -180,13 +180,16 @@ def creatures_on(board: dict[Pos, Laid], pos: Pos) -> list[Creature]:
     return out
 
 
-def _is_complete(board: dict[Pos, Laid], start: Node, seen: set[Node]) -> bool:
+def _is_complete(board: dict[Pos, Laid], start: Node, known_open: set[Node]) -> bool:
     """Whether the region holding `start` is complete; stops at the first open side or creature.
 
-    Every quadrant visited is added to `seen`: it belongs to the same region, so the answer holds
-    for it too.
+    The search keeps its own visited set. When it finds the region incomplete, every quadrant it
+    visited is added to `known_open`: they all belong to that region, so a later search reaching
+    one of them has reached the same incomplete region and stops at once. (The visited set of a
+    search that stopped early must never be shared as if it were finished: a later search would
+    then explore only the part not yet visited, miss the open side and call the region complete.)
     """
-    seen.add(start)
+    seen = {start}
     stack = [start]
     terrain = board[start[0]].face.terr[board[start[0]].k][start[1]]
     while stack:
@@ -194,34 +197,47 @@ def _is_complete(board: dict[Pos, Laid], start: Node, seen: set[Node]) -> bool:
         laid = board[(x, y)]
         prev = (q + 3) % 4
         if laid.piece_at(q) >= 0 or laid.piece_at(prev) >= 0:
+            known_open |= seen
             return False
         terr = laid.face.terr[laid.k]
         for other in (((x, y), (q + 1) % 4), ((x, y), prev)):
             if terr[other[1]] == terrain and other not in seen:
+                if other in known_open:
+                    known_open |= seen
+                    return False
                 seen.add(other)
                 stack.append(other)
         for d, facing in ((q, (q + 3) % 4), (prev, (q + 1) % 4)):
             dx, dy = DELTAS[d]
             npos = (x + dx, y + dy)
             if npos not in board:
+                known_open |= seen
                 return False
             other = (npos, facing)
             if other not in seen:
+                if other in known_open:
+                    known_open |= seen
+                    return False
                 seen.add(other)
                 stack.append(other)
     return True
 
 
 def complete_regions_at(board: dict[Pos, Laid], nodes: Iterable[Node]) -> list[Region]:
-    """The distinct complete regions holding the given quadrant nodes, in the order first met."""
+    """The distinct complete regions holding the given quadrant nodes, in the order first met.
+
+    Each start point gets a search of its own; starts inside a region already found complete,
+    or already seen to be incomplete, are skipped.
+    """
     out: list[Region] = []
-    seen: set[Node] = set()
+    done: set[Node] = set()  # quadrants of the complete regions found
+    known_open: set[Node] = set()  # quadrants of regions found incomplete
     for node in nodes:
-        if node in seen or node[0] not in board:
+        if node in done or node in known_open or node[0] not in board:
             continue
-        if _is_complete(board, node, seen):
+        if _is_complete(board, node, known_open):
             region = region_at(board, node[0], node[1])
-            seen |= region.nodes
+            done |= region.nodes
             out.append(region)
     return out
 

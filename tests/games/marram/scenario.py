@@ -114,3 +114,39 @@ def solo(state: MarramState, *moves: str) -> MarramState:
         assert state.to_move == 0
         state = state.play(move)
     return state
+
+
+# A sand mound around the tile laid at 0,1 ("ssss"), open at one corner only: the cell -1,2 stays
+# empty, so the sand of the tiles north (0,2) and west (-1,1) of it faces nothing there.
+#
+#         x=-1      x=0       x=1
+#   y=2   (empty)   N ggss    NE gggs
+#   y=1   W gssg    A ssss    E sggs
+#   y=0   SW gsgg   S ssgg    SE sggg      (S is the start tile)
+#
+# Scoring after A is laid searches from each of A's quadrants. The search from NW meets the open
+# corner and stops; the one from SE walks the three closed corners, and a search that shared the
+# first one's visited set never looked at the fourth (test_marram_completeness.py).
+RING_START = {"q": "ssgg"}
+RING_TILES: list[dict[str, Any]] = [
+    {"q": "sggg"},  # 1,0
+    {"q": "gsgg"},  # -1,0
+    {"q": "sggs"},  # 1,1
+    {"q": "gssg"},  # -1,1
+    {"q": "gggs"},  # 1,2
+    {"q": "ggss"},  # 0,2
+    {"q": "ssss"},  # 0,1: the acted tile
+    {"q": "ggsg"},  # -1,2: closes the last corner
+]
+RING_AT = ["1,0", "-1,0", "1,1", "-1,1", "1,2", "0,2"]
+
+
+def ring(tiles: list[dict[str, Any]], variant: str = "classic") -> tuple[MarramState, list[int]]:
+    """The ring laid but for A (0,1) and the closing tile (-1,2), seat 0 to move; returns the
+    position and seat 0's tile ids, in the order of `tiles` (a variation of RING_TILES)."""
+    deck, ids = deck_for(tiles, GRASS)
+    state = new(deck, start=RING_START, variant=variant)
+    state = solo(state, *(f"place {t} {at} 0" for t, at in zip(ids, RING_AT, strict=False)))
+    while state.to_move != 0:
+        state = state.play(filler_move(state))
+    return state, ids
