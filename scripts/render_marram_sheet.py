@@ -1,7 +1,7 @@
 """Draw the Marram standard tile set and document it.
 
 Reads `pbem/games/marram/data/standard.json` ({"start": tile, "tiles": [tile, ...]}, rules 1.5)
-and writes, into `docs/`:
+and writes, into `docs/rules/`:
 
 - `marram-tiles.svg`: every tile, front and (for shovel tiles) back, with its id;
 - `marram-tiles.png`: the same sheet as a picture (needs `rsvg-convert`, Debian `librsvg2-bin`);
@@ -176,7 +176,7 @@ def markdown(tiles: list[tuple[int, dict[str, Any]]], source: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
-    parser.add_argument("--out", type=Path, default=REPO / "docs")
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "rules")
     parser.add_argument("--no-png", action="store_true")
     args = parser.parse_args(argv)
     tiles = load(args.json)
