@@ -17,11 +17,12 @@ from tests.countdown import GAME as COUNTDOWN
 
 
 @pytest.fixture
-def countdown_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+def countdown_engine() -> Iterator[None]:
     """Registers the tiny test engine `countdown` beside the real ones (for the `app` fixture and
     whoever asks; other suites see the real registry only)."""
-    monkeypatch.setitem(games._MODULES, "countdown", "tests.countdown")
-    monkeypatch.setitem(games._loaded, "countdown", COUNTDOWN)
+    games.register("countdown", COUNTDOWN)
+    yield
+    games.unregister("countdown")
 
 
 def make_app(tmp_path: Path, **overrides: object) -> Flask:

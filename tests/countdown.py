@@ -10,7 +10,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.games.base import IllegalMove, InvalidMove, Outcome, check_players, resolve_options
+from pbem.games.base import (
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    SeatSummary,
+    Summary,
+    check_players,
+    resolve_options,
+)
 
 
 @dataclass(frozen=True)
@@ -33,6 +41,22 @@ class CountdownState:
             return None
         last = (len(self.history) - 1) // self.actions % self.players
         return Outcome(winners=[last], scores=self.scores(), reason="last-counter")
+
+    @property
+    def mid_turn(self) -> bool:
+        return bool(self.pile) and len(self.history) % self.actions != 0
+
+    def describe(self, move: str) -> str:
+        after = self.play(move)
+        count = after.history[-1]
+        return f"{{{self.to_move}}} took {count}, leaving {after.pile}"
+
+    def describe_outcome(self) -> str | None:
+        outcome = self.outcome
+        return None if outcome is None else f"{{{outcome.winners[0]}}} took the last counter"
+
+    def summary(self, seat: int | None) -> Summary:
+        return Summary("counters", [SeatSummary("", "")] * self.players, "", f"{self.pile} left")
 
     def legal_moves(self) -> list[str]:
         return [str(n) for n in range(1, min(3, self.pile) + 1)] if self.pile else []
@@ -97,14 +121,17 @@ class Countdown:
             tuple(data["taken"]),
         )
 
-    def render_svg(self, state: CountdownState, seat: int | None = None) -> str:
+    def board_assets(self, state: CountdownState, seat: int) -> dict[str, Any]:
+        return {}
+
+    def render_svg(self, state: CountdownState, seat: int | None = None, names: Any = None) -> str:
         dots = "".join(
             f'<circle cx="{10 + 20 * i}" cy="20" r="8" data-counter="{i}"/>'
             for i in range(state.pile)
         )
         return f'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg">{dots}</svg>'
 
-    def render_text(self, state: CountdownState, seat: int | None = None) -> str:
+    def render_text(self, state: CountdownState, seat: int | None = None, names: Any = None) -> str:
         return "o" * state.pile
 
 

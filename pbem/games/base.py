@@ -1,7 +1,8 @@
-"""The engine contract every game follows (see shared/design.md)."""
+"""The engine contract every game follows (docs/design.md, "The engine contract")."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -53,6 +54,40 @@ class Outcome:
         )
 
 
+@dataclass(frozen=True)
+class SeatSummary:
+    """One seat's line in a page's player table, beside its name and score."""
+
+    colour: str  # the CSS colour of the seat's pieces
+    supplies: str  # what the seat has left to play, in words; "" when there is nothing to say
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a page shows about a position besides the board, for one viewing seat."""
+
+    score_label: str  # what the scores count, plural: "fish", "points"
+    seats: list[SeatSummary]  # one per seat, in seat order
+    hand: str  # what the viewing seat alone holds, in words; "" when it holds nothing hidden
+    notes: str  # one line about the game as a whole ("12 tiles in the bag"); may be ""
+
+
+_PLACEHOLDER = re.compile(r"\{(\d+)\}")
+
+
+def fill_names(sentence: str, names: Sequence[str]) -> str:
+    """Put seat names into a sentence of `describe`: `{0}` becomes the name of seat 0.
+
+    Unlike str.format, braces in names or in the rest of the sentence are left alone.
+    """
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return names[seat] if seat < len(names) else match.group(0)
+
+    return _PLACEHOLDER.sub(name, sentence)
+
+
 @runtime_checkable
 class State(Protocol):
     """An immutable position: `play` returns a new state and leaves this one alone."""
@@ -79,6 +114,35 @@ class State(Protocol):
 
     def view(self, seat: int | None) -> JSON: ...
 
+    @property
+    def mid_turn(self) -> bool:
+        """Whether `to_move` has already acted in this turn and acts again before anyone else.
+
+        True between the two actions of a Marram turn. False at the start of every turn,
+        including a seat moving again because nobody else could: that is a new turn.
+        """
+        ...
+
+    def describe(self, move: str) -> str:
+        """A sentence for `move` played from this position, with what it caused.
+
+        Seats are named by placeholders `{0}`, `{1}`… for `fill_names`. Raises InvalidMove or
+        IllegalMove as `play` does.
+        """
+        ...
+
+    def describe_outcome(self) -> str | None:
+        """A sentence for how the game ended (seats as placeholders); None while it runs.
+
+        Like `describe`'s, it starts with a capital letter or a placeholder and has no full
+        stop, so that pages and mail can put it in a sentence of their own.
+        """
+        ...
+
+    def summary(self, seat: int | None) -> Summary:
+        """Scores' label, each seat's colour and supplies, and what `seat` alone may see."""
+        ...
+
 
 @runtime_checkable
 class Game(Protocol):
@@ -97,9 +161,21 @@ class Game(Protocol):
 
     def from_json(self, data: Mapping[str, Any]) -> State: ...
 
-    def render_svg(self, state: State, seat: int | None = None) -> str: ...
+    def render_svg(
+        self, state: State, seat: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        """The board from `seat`'s view as an SVG document; `names` are the seats' display
+        names (escaped by the renderer), colour words when None."""
+        ...
 
-    def render_text(self, state: State, seat: int | None = None) -> str: ...
+    def render_text(
+        self, state: State, seat: int | None = None, names: Sequence[str] | None = None
+    ) -> str: ...
+
+    def board_assets(self, state: State, seat: int) -> JSON:
+        """Extra drawings the interactive board needs on `seat`'s turn (Marram's tile
+        previews); an empty dict for games that need none."""
+        ...
 
 
 def resolve_options(

@@ -10,13 +10,23 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 
 from pbem import games
-from pbem.games import IllegalMove, InvalidMove, MoveError, Outcome
+from pbem.games import (
+    IllegalMove,
+    InvalidMove,
+    MoveError,
+    Outcome,
+    SeatSummary,
+    Summary,
+    fill_names,
+)
 
 GAMES_PER_CASE = int(os.environ.get("PBEM_CONFORMANCE_GAMES", "500"))
 CHUNK = 25
@@ -240,3 +250,143 @@ def test_render_svg_is_an_svg_document(name: str) -> None:
             assert svg.lstrip().startswith(("<svg", "<?xml"))
             assert svg.rstrip().endswith("</svg>")
         assert game.render_text(state)
+
+
+# -- the page contract: describe, describe_outcome, mid_turn, summary, names, board_assets -------
+
+PLACEHOLDER = re.compile(r"\{(\d+)\}")
+DESCRIBED_PER_STATE = 25  # legal moves described per sampled position
+AWKWARD_NAMES = ['<b>Ann & "Bo"</b>', "Cy's {0} <&>", "Dee ]]> &amp;", "Eve\x07 </svg>"]
+
+
+def _check_sentence(sentence: object, players: int) -> str:
+    """A non-empty sentence naming seats only by placeholders of seats that exist."""
+    assert isinstance(sentence, str) and sentence.strip(), f"{sentence!r} is not a sentence"
+    seats = [int(n) for n in PLACEHOLDER.findall(sentence)]
+    assert all(0 <= seat < players for seat in seats), f"{sentence!r} names a seat not playing"
+    rest = PLACEHOLDER.sub("", sentence)
+    assert "{" not in rest and "}" not in rest, f"{sentence!r} has a brace that is no placeholder"
+    filled = fill_names(sentence, [f"<seat {s}>" for s in range(players)])
+    assert not PLACEHOLDER.search(filled)
+    return sentence
+
+
+def _refusal(call: Callable[[str], object], move: str) -> tuple[type[BaseException], str] | None:
+    try:
+        call(move)
+    except MoveError as exc:
+        return type(exc), str(exc)
+    return None
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_states_and_engines_have_every_contract_member(name: str) -> None:
+    game = games.get(name)
+    assert isinstance(game, games.Game)
+    for state in _midgame_states(name, range(2)):
+        assert isinstance(state, games.State)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_legal_move_can_be_described(name: str) -> None:
+    rng = random.Random(name)
+    for state in _midgame_states(name, range(6)):
+        moves = state.legal_moves()
+        before = state.to_json()
+        for move in rng.sample(moves, min(len(moves), DESCRIBED_PER_STATE)):
+            _check_sentence(state.describe(move), state.players)
+        assert state.to_json() == before, "describe must not change the state"
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_describe_refuses_what_play_refuses(name: str) -> None:
+    game = games.get(name)
+    finished = _play_out(name, game.min_players, {}, seed=3)
+    states = [*_midgame_states(name, range(6)), finished]
+    refused = 0
+    for state in states:
+        legal = set(state.legal_moves())
+        tries = ["", "zz", "!!!", *dict.fromkeys(state.history)]
+        for move in tries:
+            if move in legal:
+                continue
+            by_play = _refusal(state.play, move)
+            assert by_play is not None, f"play accepted {move!r}"
+            assert _refusal(state.describe, move) == by_play, "describe must refuse as play does"
+            refused += 1
+    assert refused
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_describe_outcome_and_mid_turn_through_whole_games(name: str) -> None:
+    """describe_outcome is None until the end, then a sentence; a turn that passes to another
+    seat (or ends the game) is never mid-turn; the move played is described the same way."""
+    game = games.get(name)
+    for seed in range(2):
+        players, options = _setup(name, None, None, seed)
+        rng = random.Random(seed)
+        state = game.new(players=players, options=options, seed=seed)
+        assert state.mid_turn is False, "nobody has acted at the start"
+        plies = 0
+        while state.outcome is None:
+            assert state.describe_outcome() is None
+            assert isinstance(state.mid_turn, bool)
+            mover = state.to_move
+            move = rng.choice(state.legal_moves())
+            if plies % 5 == 0:
+                _check_sentence(state.describe(move), state.players)
+            nxt = state.play(move)
+            if nxt.to_move != mover:
+                assert nxt.mid_turn is False, f"{move!r} passed the turn on, yet it is mid-turn"
+            state = nxt
+            plies += 1
+            assert plies < MAX_PLIES
+        _check_sentence(state.describe_outcome(), state.players)
+        again = game.from_json(json.loads(json.dumps(state.to_json())))
+        assert again.describe_outcome() == state.describe_outcome()
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_summary_has_a_line_per_seat(name: str) -> None:
+    game = games.get(name)
+    finished = _play_out(name, game.min_players, {}, seed=4)
+    for state in [*_midgame_states(name, range(4)), finished]:
+        for seat in [None, *range(state.players)]:
+            summary = state.summary(seat)
+            assert isinstance(summary, Summary)
+            assert isinstance(summary.score_label, str) and summary.score_label
+            assert len(summary.seats) == state.players
+            for line in summary.seats:
+                assert isinstance(line, SeatSummary)
+                assert isinstance(line.colour, str) and isinstance(line.supplies, str)
+            assert isinstance(summary.hand, str) and isinstance(summary.notes, str)
+            if seat is None:
+                assert summary.hand == "", "a spectator holds nothing"
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_renders_take_awkward_names(name: str) -> None:
+    game = games.get(name)
+    finished = _play_out(name, game.min_players, {}, seed=5)
+    for state in [*_midgame_states(name, range(3)), finished]:
+        names = AWKWARD_NAMES[: state.players]
+        for seat in [None, 0]:
+            svg = game.render_svg(state, seat=seat, names=names)
+            ElementTree.fromstring(svg)  # well-formed, whatever the names hold
+            assert "<b>Ann" not in svg, "names must be escaped"
+            plain = game.render_svg(state, seat=seat)
+            assert game.render_svg(state, seat=seat, names=None) == plain
+            ElementTree.fromstring(plain)
+            text = game.render_text(state, seat=seat, names=names)
+            assert isinstance(text, str) and text
+            assert game.render_text(state, seat=seat, names=None) == game.render_text(state, seat)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_board_assets_are_json(name: str) -> None:
+    game = games.get(name)
+    for state in _midgame_states(name, range(3)):
+        for seat in range(state.players):
+            assets = game.board_assets(state, seat)
+            assert isinstance(assets, dict)
+            assert json.loads(json.dumps(assets)) == assets

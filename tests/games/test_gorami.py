@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from pbem import games
 from pbem.games import IllegalMove, InvalidMove
 from pbem.games.gorami import GoramiState, setup
-from pbem.games.gorami_board import board
+from pbem.games.gorami.board import board
 
 GAME = games.get("gorami")
 

@@ -1,4 +1,4 @@
-"""Scenario tests for Martian Mud Wrestling: one or more per rule of shared/rules/mmw.md."""
+"""Scenario tests for Martian Mud Wrestling: one or more per rule of docs/rules/mmw.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,17 @@
-"""Marram: the dune tile-laying game (rules in shared/rules/marram.md)."""
+"""Marram: the dune tile-laying game (rules in docs/rules/marram.md).
+
+The package:
+
+- `tiles.py`: the tile description format (rules 1.5), validation, rotation tables and the
+  standard set (`data/standard.json`);
+- `board.py`: the grid of laid tiles, matching, the frontier of open positions and legal rotations;
+- `features.py`: terrain regions and creatures, their completion, validity and value;
+- `notation.py`: parsing moves and writing them in canonical form;
+- `rules.py`: `MarramState`, turns, claims and bets, scoring, dead tiles and the end;
+- `words.py`: sentences for moves and endings, and the page summary of a position;
+- `render.py`: drawing a view as SVG (with the interactive board's previews) or as text;
+- `board.js`, `board.css`: the game page's click-to-move controller and its styles.
+"""
 
 from __future__ import annotations
 
@@ -39,17 +52,36 @@ class MarramGame:
     def from_json(self, data: Mapping[str, Any]) -> MarramState:
         return MarramState.from_json(data)
 
-    def render_svg(self, state: base.State, seat: int | None = None) -> str:
+    def render_svg(
+        self, state: base.State, seat: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
         from pbem.games.marram import render
 
-        text: str = render.render_svg(state.view(seat))
-        return text
+        return render.render_svg(state.view(seat), names)
 
-    def render_text(self, state: base.State, seat: int | None = None) -> str:
+    def render_text(
+        self, state: base.State, seat: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
         from pbem.games.marram import render
 
-        text: str = render.render_text(state.view(seat))
-        return text
+        return render.render_text(state.view(seat), names)
+
+    def board_assets(self, state: base.State, seat: int) -> base.JSON:
+        """On `seat`'s turn: `previews`, every tile it may lay or flip drawn in each legal
+        rotation (keyed "face:tile:rotation"), and `glyphs`, its boot, pitchfork and bet drawn
+        at the origin. An empty dict otherwise."""
+        if state.outcome is not None or state.to_move != seat:
+            return {}
+        from pbem.games.marram import render
+
+        return {
+            "previews": render.previews(state.view(seat), state.legal_moves()),
+            "glyphs": {
+                "boot": render.boot_glyph(0, 0, seat),
+                "fork": render.fork_glyph(0, 0, seat),
+                "bet": render.bet_glyph(0, 0, seat),
+            },
+        }
 
 
 GAME = MarramGame()

@@ -14,6 +14,8 @@ from typing import Any
 
 __all__ = [
     "SEAT_COLOURS",
+    "SEAT_WORDS",
+    "previews",
     "render_svg",
     "render_text",
     "render_tile_svg",
@@ -111,16 +113,34 @@ def _seat_outline(seat: int) -> str:
     return SEAT_OUTLINES[seat % len(SEAT_OUTLINES)]
 
 
-def _player_names(view: Mapping[str, Any]) -> list[str]:
+SEAT_WORDS = ("Red", "Violet", "White", "Black")
+# Characters XML 1.0 cannot hold (escaping does not help) and line breaks, which would break a row.
+_UNPRINTABLE = dict.fromkeys([*range(0x20), 0x7F, 0xFFFE, 0xFFFF, *range(0xD800, 0xE000)])
+
+
+def seat_word(seat: int) -> str:
+    """The colour word naming a seat when no display name is given ("Red" for seat 0)."""
+    return SEAT_WORDS[seat % len(SEAT_WORDS)]
+
+
+def clean_name(name: object) -> str:
+    """A display name fit for one line of SVG or text: control characters dropped, trimmed."""
+    return str(name).translate(_UNPRINTABLE).strip()
+
+
+def _player_names(view: Mapping[str, Any], given: Sequence[str] | None = None) -> list[str]:
+    """The seats' names: `given` when passed, else names in the view's `players`, else colour
+    words. Blank names fall back to the colour word."""
     n = _seat_count(view)
-    raw = view.get("players")
-    names = [f"Seat {i}" for i in range(n)]
+    raw = given if given is not None else view.get("players")
+    names = [seat_word(i) for i in range(n)]
     if isinstance(raw, Sequence) and not isinstance(raw, str):
         for i, entry in enumerate(raw[:n]):
-            if isinstance(entry, str) and entry.strip():
-                names[i] = entry.strip()
-            elif isinstance(entry, Mapping) and entry.get("name"):
-                names[i] = str(entry["name"])
+            if isinstance(entry, Mapping):
+                entry = entry.get("name") or ""
+            text = clean_name(entry) if isinstance(entry, str) else ""
+            if text:
+                names[i] = text
     return names
 
 
@@ -596,6 +616,42 @@ def tile_group(
     return "".join(parts)
 
 
+def previews(view: Mapping[str, Any], legal: Iterable[str]) -> dict[str, str]:
+    """Each tile the viewer may lay or flip, drawn in every legal rotation (key face:tile:rotation).
+
+    The game page shows the chosen one in place; quadrant and spoke hit areas are drawn in board
+    orientation, so the same drawing offers the boot, fork and bet locations. The hand's tiles are
+    also drawn upright, for the picker's buttons.
+    """
+    show_prey = view.get("variant") == "animals"
+    tiles = view.get("tiles") or {}
+    at = {(int(t["x"]), int(t["y"])): t for t in view.get("board") or []}
+    wanted: set[tuple[str, int, int]] = {("front", int(t), 0) for t in view.get("hand") or []}
+    for move in legal:
+        words = move.split()
+        if words[0] == "place":
+            wanted.add(("front", int(words[1]), int(words[3])))
+        elif words[0] == "flip":
+            x, y = (int(v) for v in words[1].split(","))
+            laid = at.get((x, y))
+            if laid is not None:
+                wanted.add(("back", int(laid["tile"]), int(words[2])))
+    out = {}
+    for face, tile, rotation in sorted(wanted):
+        desc = tiles.get(str(tile))
+        if desc is None:
+            continue
+        out[f"{face}:{tile}:{rotation}"] = tile_group(
+            desc,
+            rotation=rotation,
+            face=face,
+            tile_id=tile,
+            show_prey=show_prey,
+            attrs=' data-preview="1"',
+        )
+    return out
+
+
 def _svg_open(width: float, height: float, extra: str = "") -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
@@ -679,9 +735,9 @@ def _event_pos(event: Mapping[str, Any]) -> tuple[int, int] | None:
 
 
 def _who(names: Sequence[str], seat: object) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
-    return f"Seat {seat}"
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return names[seat] if 0 <= seat < len(names) else seat_word(seat)
+    return "someone"
 
 
 def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -733,11 +789,14 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     return str(kind)
 
 
-def render_svg(view: Mapping[str, Any]) -> str:
-    """The board, the viewer's hand and a score panel as one SVG document."""
+def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    """The board, the viewer's hand and a score panel as one SVG document.
+
+    `names` are the seats' display names (escaped here); colour words when None.
+    """
     variant = str(view.get("variant") or "classic")
     show_prey = variant == "animals"
-    names = _player_names(view)
+    names = _player_names(view, names)
     seats = len(names)
     board = [t for t in view.get("board") or [] if isinstance(t, Mapping)]
     laid = {(int(t["x"]), int(t["y"])) for t in board}
@@ -1138,10 +1197,10 @@ def _prey_text(view: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def render_text(view: Mapping[str, Any]) -> str:
-    """The board, scores and the viewer's hand for a terminal."""
+def render_text(view: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    """The board, scores and the viewer's hand for a terminal (`names` as for `render_svg`)."""
     variant = str(view.get("variant") or "classic")
-    names = _player_names(view)
+    names = _player_names(view, names)
     board = [t for t in view.get("board") or [] if isinstance(t, Mapping)]
     by_pos = {(int(t["x"]), int(t["y"])): t for t in board}
     laid = set(by_pos)

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from pbem.games.base import JSON, IllegalMove, Outcome, ranked_winners
+from pbem.games.base import JSON, IllegalMove, Outcome, Summary, ranked_winners
 from pbem.games.marram import board as bd
+from pbem.games.marram import words
 from pbem.games.marram.board import Laid, Pos, Req
 from pbem.games.marram.features import (
     Creature,
@@ -227,6 +228,21 @@ class MarramState:
 
     def scores(self) -> list[int]:
         return list(self.score_list)
+
+    @property
+    def mid_turn(self) -> bool:
+        """True between the two actions of a turn: the seat to move has acted once already."""
+        return self.to_move_seat is not None and self.actions_left < ACTIONS_PER_TURN
+
+    def describe(self, move: str) -> str:
+        """`move` in a sentence with what it caused (see words.py); raises as `play` does."""
+        return words.describe(self, move)
+
+    def describe_outcome(self) -> str | None:
+        return words.describe_outcome(self)
+
+    def summary(self, seat: int | None) -> Summary:
+        return words.summary(self, seat)
 
     def tile(self, tile_id: int) -> Tile:
         return self.setup.tiles[tile_id]
@@ -616,7 +632,7 @@ class MarramState:
             self._draw(seat, HAND_SIZE - len(self.hands[seat]))
             threshold = self.setup.threshold
             if threshold is not None and max(self.score_list) >= threshold:
-                self._finish("threshold", bonus=False)
+                self._finish("threshold", bonus=False, threshold=threshold, turn_of=seat)
                 return
             self.to_move_seat = (seat + 1) % self.setup.players
             self.actions_left = ACTIONS_PER_TURN
@@ -645,14 +661,18 @@ class MarramState:
         elif not hand and not self.can_flip(seat):
             others = (s for s in range(self.setup.players) if s != seat)
             if not any(self.can_act(s) for s in others):
-                self._finish("no-action", bonus=True)
+                self._finish("no-action", bonus=True, seat=seat)
 
-    def _finish(self, reason: str, bonus: bool) -> None:
+    def _finish(self, reason: str, bonus: bool, **details: Any) -> None:
+        """End the game. `details` go into the outcome: the threshold and whose turn reached
+        it, or the seat that could not act (words.describe_outcome reads them)."""
         if bonus:
             self._end_bonus()
         self.to_move_seat = None
         self.actions_left = 0
-        self.outcome_value = Outcome(ranked_winners(self.score_list), list(self.score_list), reason)
+        self.outcome_value = Outcome(
+            ranked_winners(self.score_list), list(self.score_list), reason, details
+        )
         self._reset_caches()
 
     def _end_bonus(self) -> None:

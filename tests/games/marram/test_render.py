@@ -276,7 +276,7 @@ def test_spectator_and_other_seats_see_no_hand() -> None:
 
 def test_panel_shows_scores_supplies_bag_and_turn() -> None:
     svg = render.render_svg(sample_view(0))
-    for text in ("17", "9", "Bag: 61 tiles", "Seat 0 to move, 2 actions left", "shovels 2"):
+    for text in ("17", "9", "Bag: 61 tiles", "Red to move, 2 actions left", "shovels 2"):
         assert text in svg
 
 
@@ -289,7 +289,7 @@ def test_finished_game_names_the_winner_and_drops_the_frontier() -> None:
     )
     root = parse(render.render_svg(view))
     assert not [e for e in root.iter() if e.get("class") == "frontier"]
-    assert "Game over: Seat 0 wins" in render.render_svg(view)
+    assert "Game over: Red wins" in render.render_svg(view)
 
 
 def test_player_names_are_escaped() -> None:
@@ -298,6 +298,24 @@ def test_player_names_are_escaped() -> None:
     svg = render.render_svg(view)
     parse(svg)
     assert "&lt;Ann &amp; Bob&gt;" in svg
+
+
+def test_names_passed_in_win_over_the_view_and_are_cleaned() -> None:
+    view = sample_view(0)
+    view["players"] = ["Ann", "Bob"]
+    svg = render.render_svg(view, names=["Zoë <z>", "\x00\x1f "])
+    parse(svg)
+    assert "Zoë &lt;z&gt; to move" in svg
+    assert "Ann" not in svg and "Violet" in svg  # a blank name falls back to the colour word
+    text = render.render_text(view, names=["Zoë", "Bo\nb"])
+    assert "> Zoë" in text and "Bob" in text
+
+
+def test_without_names_seats_are_colour_words() -> None:
+    assert [render.seat_word(s) for s in range(5)] == ["Red", "Violet", "White", "Black", "Red"]
+    svg = render.render_svg(sample_view(0))
+    assert "Seat" not in svg and "Violet" in svg
+    assert "Seat" not in render.render_text(sample_view(0))
 
 
 def test_empty_board_still_renders() -> None:
@@ -344,7 +362,7 @@ def test_text_board_blocks_and_panel() -> None:
     lines = text.splitlines()
     assert lines[0].startswith("Marram Animals")
     assert any("b───b" in line for line in lines)  # the blue mid running E-W across tile 0
-    assert "> Seat 0" in text
+    assert "> Red" in text
     assert "Bag 61" in text
     assert "Your hand:" in text
     assert "12 ^" in text  # tile 12 has a shovel

@@ -119,10 +119,26 @@ def test_text_shows_every_seat_and_the_bag() -> None:
     text = GAME.render_text(state, 0)
     view = state.view(0)
     assert f"Bag {view['bag']}" in text
-    for seat in (0, 1):
-        assert f"Seat {seat}" in text
+    for word in ("Red", "Violet"):
+        assert word in text
+    assert "Seat" not in text
     for tile in view["hand"]:
         assert str(tile) in text
+    named = GAME.render_text(state, 0, names=["Ann", "Bob"])
+    assert "> Ann" in named or "  Ann" in named
+    assert "Bob" in named and "Red" not in named
+
+
+def test_the_board_names_the_seats_by_their_display_names() -> None:
+    state = playout("pitchfork", 6, 40)
+    plain = GAME.render_svg(state, 0)
+    assert "Seat" not in plain and "Red" in plain and "Violet" in plain
+    named = GAME.render_svg(state, 0, names=["<Ann & Co>", "Bob\x07\n"])
+    ET.fromstring(named)
+    assert "&lt;Ann &amp; Co&gt;" in named and "Bob" in named
+    assert "<Ann" not in named and "\x07" not in named
+    assert "Red" not in named
+    assert GAME.render_svg(state, 0, names=None) == plain
 
 
 def test_single_tiles_of_the_standard_set_render() -> None:

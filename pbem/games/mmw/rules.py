@@ -1,16 +1,8 @@
 """Martian Mud Wrestling: the position, the move rules and the end of the game.
 
-Internal representation (chosen for copy-on-play speed):
-
-- The board is a tuple of 25 stacks indexed ``file * 5 + rank`` so that index order is the
-  sorted order of square names (``a1 < a2 < … < e5``); legal moves then come out sorted for free.
-- A stack is a ``str``, bottom first, one character per pyramid: ``abc``/``def`` are red
-  (seat 0) sizes 1–3 touching/resting, ``ABC``/``DEF`` the same for blue (seat 1).
-
-A pyramid's touching status is fixed when it arrives (strictly larger than everything already
-there) and the pyramids below it are exactly those that were there when it arrived (only tops
-leave), so the status is a function of the stack below it. The engine still stores it per
-pyramid because it makes sinking a constant-time sum; `position()` and `from_json` derive it.
+Rules: docs/rules/mmw.md. Squares, pyramids and the stack encoding live in `board` (its docstring
+describes the representation), move and stack notation in `notation`, drawing in `render`; the
+package's `__init__` is the registry entry.
 
 Repetition: a sinking removes pyramids for good, so no position from before the last sinking can
 recur. The window of positions since the last sinking (at most 101) is all we keep, as a tuple
@@ -19,225 +11,48 @@ of hashes beside a tuple of the positions themselves (to confirm a hash match ex
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from pbem.games.base import JSON, IllegalMove, InvalidMove, Outcome
+from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary
+from pbem.games.mmw.board import (
+    AS_RESTING,
+    AS_TOUCHING,
+    CELLS,
+    COLOURS,
+    NEIGHBOURS,
+    PER_KIND,
+    PER_PLAYER,
+    PYRAMIDS,
+    SEAT_OF,
+    SIZE_NAMES,
+    SIZE_OF,
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    Board,
+    Pyramid,
+    initial_board,
+    stack_info,
+    stack_pyramids,
+)
+from pbem.games.mmw.notation import (
+    MOVE_SQUARES,
+    MOVES_FROM,
+    move_text,
+    parse_move,
+    parse_stack,
+    stack_text,
+)
 
 NAME = "mmw"
 TITLE = "Martian Mud Wrestling"
-COLOURS = ("red", "blue")
-SIZE_NAMES = ("small", "medium", "large")
-FILES = "abcde"
-SIZE = 5
-CELLS = SIZE * SIZE
-PER_KIND = 5  # pyramids of each size per player
-PER_PLAYER = PER_KIND * 3
 NO_SINKING_LIMIT = 100
 REPETITIONS = 3
 
-Board = tuple[str, ...]
-
-
-class Pyramid(NamedTuple):
-    """One pyramid as the rules see it."""
-
-    seat: int
-    size: int
-    touching: bool
-
-    @property
-    def colour(self) -> str:
-        return COLOURS[self.seat]
-
-    @property
-    def points(self) -> int:
-        return self.size
-
-    def token(self) -> str:
-        """Text form: `r3`, `b1'` (the mark means it rests and does not touch the board)."""
-        mark = "" if self.touching else "'"
-        return f"{COLOURS[self.seat][0]}{self.size}{mark}"
-
-
-# --- squares and adjacency -------------------------------------------------------------------
-
-SQUARE_NAMES: tuple[str, ...] = tuple(f"{f}{r}" for f in FILES for r in range(1, SIZE + 1))
-SQUARE_INDEX: dict[str, int] = {name: i for i, name in enumerate(SQUARE_NAMES)}
-
-
-def _neighbours(index: int) -> tuple[int, ...]:
-    f, r = divmod(index, SIZE)
-    out = [
-        (f + df) * SIZE + (r + dr)
-        for df in (-1, 0, 1)
-        for dr in (-1, 0, 1)
-        if (df or dr) and 0 <= f + df < SIZE and 0 <= r + dr < SIZE
-    ]
-    return tuple(sorted(out))
-
-
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(CELLS))
-# Moves out of each square, already in sorted order.
-MOVES_FROM: tuple[tuple[str, ...], ...] = tuple(
-    tuple(f"{SQUARE_NAMES[i]}-{SQUARE_NAMES[j]}" for j in NEIGHBOURS[i]) for i in range(CELLS)
-)
-MOVE_SQUARES: dict[str, tuple[int, int]] = {
-    f"{SQUARE_NAMES[i]}-{SQUARE_NAMES[j]}": (i, j) for i in range(CELLS) for j in NEIGHBOURS[i]
-}
-
-
-def square_index(file: int, rank: int) -> int:
-    """Index of the square on file 0–4 (a–e) and rank 0–4 (1–5)."""
-    return file * SIZE + rank
-
-
-# --- pyramid characters ----------------------------------------------------------------------
-
-_CHARS = {
-    (0, 1, True): "a",
-    (0, 2, True): "b",
-    (0, 3, True): "c",
-    (0, 1, False): "d",
-    (0, 2, False): "e",
-    (0, 3, False): "f",
-    (1, 1, True): "A",
-    (1, 2, True): "B",
-    (1, 3, True): "C",
-    (1, 1, False): "D",
-    (1, 2, False): "E",
-    (1, 3, False): "F",
-}
-_PYRAMIDS: dict[str, Pyramid] = {ch: Pyramid(*key) for key, ch in _CHARS.items()}
-_SEAT: dict[str, int] = {ch: p.seat for ch, p in _PYRAMIDS.items()}
-_SIZE: dict[str, int] = {ch: p.size for ch, p in _PYRAMIDS.items()}
-_AS_TOUCHING: dict[str, str] = {ch: _CHARS[(p.seat, p.size, True)] for ch, p in _PYRAMIDS.items()}
-_AS_RESTING: dict[str, str] = {ch: _CHARS[(p.seat, p.size, False)] for ch, p in _PYRAMIDS.items()}
-
-NEST = ("abc", "ABC")  # small, medium, large: each drops over the ones below, so all touch
-
-
-def _char(seat: int, size: int, touching: bool) -> str:
-    return _CHARS[(seat, size, touching)]
-
-
-# stack -> (largest size, touching points, resting points). A memo, not game state: the same
-# few hundred stacks come up again and again and the answer never depends on anything else.
-_INFO: dict[str, tuple[int, int, int]] = {"": (0, 0, 0)}
-_INFO_LIMIT = 200_000
-
-
-def _info(stack: str) -> tuple[int, int, int]:
-    found = _INFO.get(stack)
-    if found is not None:
-        return found
-    largest = touching = resting = 0
-    for ch in stack:
-        size = _SIZE[ch]
-        largest = max(largest, size)
-        if ch in "abcABC":
-            touching += size
-        else:
-            resting += size
-    if len(_INFO) > _INFO_LIMIT:
-        _INFO.clear()
-        _INFO[""] = (0, 0, 0)
-    found = _INFO[stack] = (largest, touching, resting)
-    return found
-
-
-def build_stack(pieces: Iterable[tuple[int, int]]) -> str:
-    """A stack from (seat, size) pairs bottom first, touching status by the arrival rule."""
-    out = []
-    largest = 0
-    for seat, size in pieces:
-        out.append(_char(seat, size, size > largest))
-        largest = max(largest, size)
-    return "".join(out)
-
-
-def stack_pyramids(stack: str) -> list[Pyramid]:
-    return [_PYRAMIDS[ch] for ch in stack]
-
-
-def stack_text(stack: str) -> str:
-    """`r1r2r3`, `b1b1'`: the stack bottom first, `'` after each resting pyramid."""
-    return "".join(_PYRAMIDS[ch].token() for ch in stack)
-
-
-_TOKEN = re.compile(r"([rb])([123])(')?")
-
-
-def parse_stack(text: str | Sequence[str], where: str = "stack") -> str:
-    """Parse `r1 r2 b3'` (or a list of such tokens) into a stack, checking any `'` marks."""
-    joined = text if isinstance(text, str) else " ".join(text)
-    squeezed = re.sub(r"[\s,]+", "", joined.lower())
-    pos = 0
-    pieces: list[tuple[int, int]] = []
-    marks: list[bool | None] = []
-    while pos < len(squeezed):
-        m = _TOKEN.match(squeezed, pos)
-        if m is None:
-            raise ValueError(f"{where}: cannot read {joined!r}; write pyramids like r1 b3 r2'")
-        pieces.append((0 if m.group(1) == "r" else 1, int(m.group(2))))
-        marks.append(False if m.group(3) else None)
-        pos = m.end()
-    stack = build_stack(pieces)
-    for i, (ch, mark) in enumerate(zip(stack, marks, strict=True)):
-        if mark is False and ch in "abcABC":
-            raise ValueError(
-                f"{where}: pyramid {i + 1} of {joined!r} is marked resting, "
-                "but it is larger than everything below it, so it touches the board"
-            )
-    return stack
-
-
-def initial_board() -> Board:
-    board = [""] * CELLS
-    for f in range(SIZE):
-        board[square_index(f, 0)] = NEST[0]
-        board[square_index(f, SIZE - 1)] = NEST[1]
-    return tuple(board)
-
-
-# --- move parsing ----------------------------------------------------------------------------
-
-_MOVE_RE = re.compile(r"([a-z])(\d{1,3})\s*[-–—]?\s*([a-z])(\d{1,3})")
-FORMAT_HINT = "write a move as <from>-<to>, for example b1-c2"
-
-
-def _square(name: str, raw: str) -> int:
-    index = SQUARE_INDEX.get(name)
-    if index is None:
-        raise InvalidMove(
-            f"'{raw}' is not a move on this board: there is no square {name} "
-            "(files a to e, ranks 1 to 5)"
-        )
-    return index
-
-
-def parse_move(raw: str) -> tuple[int, int]:
-    """Squares (from, to) of a move; raises InvalidMove when the text is not a move."""
-    if not isinstance(raw, str):
-        raise InvalidMove(f"'{raw!r}' is not a move: {FORMAT_HINT}")
-    shown = " ".join(raw.split())
-    found = MOVE_SQUARES.get(shown.lower())
-    if found is not None:
-        return found
-    m = _MOVE_RE.fullmatch(shown.lower())
-    if m is None:
-        if not shown:
-            raise InvalidMove(f"'{shown}' (nothing) is not a move: {FORMAT_HINT}")
-        raise InvalidMove(f"'{shown}' is not a move: {FORMAT_HINT}")
-    return _square(m.group(1) + m.group(2), shown), _square(m.group(3) + m.group(4), shown)
-
-
-# --- the state -------------------------------------------------------------------------------
-
 
 class MMWState:
-    """An immutable Martian Mud Wrestling position (see the module docstring)."""
+    """An immutable Martian Mud Wrestling position (see the docstrings of this module and of
+    `board` for the representation)."""
 
     __slots__ = (
         "_board",
@@ -310,7 +125,7 @@ class MMWState:
         on_board = [0] * 6
         for stack in board:
             for ch in stack:
-                p = _PYRAMIDS[ch]
+                p = PYRAMIDS[ch]
                 on_board[p.seat * 3 + p.size - 1] += 1
         for kind, count in enumerate(on_board):
             if count > PER_KIND:
@@ -354,6 +169,11 @@ class MMWState:
         return 2
 
     @property
+    def mid_turn(self) -> bool:
+        """Always False: a turn is one move."""
+        return False
+
+    @property
     def seed(self) -> int:
         return self._seed
 
@@ -372,7 +192,7 @@ class MMWState:
         turn = self._turn
         out: list[str] = []
         for i, stack in enumerate(self._board):
-            if stack and _SEAT[stack[-1]] == turn:
+            if stack and SEAT_OF[stack[-1]] == turn:
                 out.extend(MOVES_FROM[i])
         return out
 
@@ -385,25 +205,25 @@ class MMWState:
             if self._outcome is not None:
                 raise IllegalMove(self._over_message(shown))
             self._check_geometry(shown, *found)
-            move = f"{SQUARE_NAMES[found[0]]}-{SQUARE_NAMES[found[1]]}"
+            move = move_text(*found)
         elif self._outcome is not None:
             raise IllegalMove(self._over_message(move))
         frm, to = found
         board = self._board
         src = board[frm]
         turn = self._turn
-        if not src or _SEAT[src[-1]] != turn:
+        if not src or SEAT_OF[src[-1]] != turn:
             raise IllegalMove(self._origin_message(shown, frm))
 
         piece = src[-1]
         dst = board[to]
-        largest, touching, resting = _info(dst)
-        size = _SIZE[piece]
+        largest, touching, resting = stack_info(dst)
+        size = SIZE_OF[piece]
         if size > largest:
-            piece = _AS_TOUCHING[piece]
+            piece = AS_TOUCHING[piece]
             touching += size
         else:
-            piece = _AS_RESTING[piece]
+            piece = AS_RESTING[piece]
             resting += size
         new = list(board)
         new[frm] = src[:-1]
@@ -413,7 +233,7 @@ class MMWState:
             new[to] = ""
             counts = list(sunk)
             for ch in dst + piece:
-                p = _PYRAMIDS[ch]
+                p = PYRAMIDS[ch]
                 counts[p.seat * 3 + p.size - 1] += 1
             sunk = tuple(counts)
         else:
@@ -451,7 +271,7 @@ class MMWState:
     # -- end of game
 
     def _has_move(self, seat: int) -> bool:
-        return any(stack and _SEAT[stack[-1]] == seat for stack in self._board)
+        return any(stack and SEAT_OF[stack[-1]] == seat for stack in self._board)
 
     def occurrences(self) -> int:
         """How often the current position has occurred (this one included)."""
@@ -502,16 +322,98 @@ class MMWState:
 
     def _origin_message(self, shown: str, frm: int) -> str:
         turn = self._turn
-        mine = [SQUARE_NAMES[i] for i, s in enumerate(self._board) if s and _SEAT[s[-1]] == turn]
+        mine = [SQUARE_NAMES[i] for i, s in enumerate(self._board) if s and SEAT_OF[s[-1]] == turn]
         allowed = f"you ({COLOURS[turn]}) can move the top pyramid of {', '.join(mine)}"
         stack = self._board[frm]
         name = SQUARE_NAMES[frm]
         if not stack:
             return f"'{shown}' is not allowed: there is no pyramid on {name}; {allowed}"
-        top = _PYRAMIDS[stack[-1]]
+        top = PYRAMIDS[stack[-1]]
         return (
             f"'{shown}' is not allowed: the top pyramid on {name} is {top.colour}, and you "
             f"may only move a stack whose top pyramid is yours; {allowed}"
+        )
+
+    # -- describing moves and the end (seats as {0}/{1} for games.fill_names)
+
+    def describe(self, move: str) -> str:
+        """`{0} moved a large pyramid from b1 onto the stack on c2, where it drops over and
+        touches the board`, then any sinking (which pyramids of whom, and the touching and
+        resting points that sank them) and the end of the game. Raises InvalidMove or
+        IllegalMove as `play` does."""
+        after = self.play(move)
+        seat = self._turn
+        frm, to = MOVE_SQUARES[after._history[-1]]
+        size = SIZE_OF[self._board[frm][-1]]
+        below = self._board[to]
+        largest, touching, resting = stack_info(below)
+        drops = size > largest
+        if drops:
+            touching += size
+        else:
+            resting += size
+        words = f"{{{seat}}} moved a {SIZE_NAMES[size - 1]} pyramid from {SQUARE_NAMES[frm]}"
+        if not below:
+            words += f" to {SQUARE_NAMES[to]}"
+        elif drops:
+            words += (
+                f" onto the stack on {SQUARE_NAMES[to]}, where it drops over and touches the board"
+            )
+        else:
+            words += f" onto the stack on {SQUARE_NAMES[to]}, where it rests on the pile"
+        if touching < resting:
+            sunk = [(SEAT_OF[ch], SIZE_OF[ch]) for ch in below] + [(seat, size)]
+            losses = [
+                f"{{{s}}} lost {_counted([k for owner, k in sunk if owner == s])}"
+                for s in (0, 1)
+                if any(owner == s for owner, _ in sunk)
+            ]
+            words += (
+                f"; the stack on {SQUARE_NAMES[to]} sank (touching {touching} < resting "
+                f"{resting}): {', '.join(losses)}"
+            )
+        outcome = after._outcome
+        if outcome is not None:
+            words += "; " + _ending(outcome)
+        return words
+
+    def describe_outcome(self) -> str | None:
+        """How the game ended, e.g. `{1} had no move; {0} wins`; None while it runs."""
+        outcome = self._outcome
+        if outcome is None:
+            return None
+        if outcome.reason == "no-move" and len(outcome.winners) == 1:
+            (winner,) = outcome.winners
+            return f"{{{1 - winner}}} had no move; {{{winner}}} wins"
+        if outcome.reason == "both-stuck":
+            return "Neither player had a move; both lose"
+        if outcome.reason == "repetition":
+            return "Draw: the same position occurred a third time"
+        if outcome.reason == "no-sinking-100":
+            return f"Draw: {NO_SINKING_LIMIT} plies passed without a stack sinking"
+        if outcome.winners:
+            who = " and ".join(f"{{{w}}}" for w in outcome.winners)
+            return f"{who} {'wins' if len(outcome.winners) == 1 else 'win'} ({outcome.reason})"
+        return f"Game over ({outcome.reason})"
+
+    def summary(self, seat: int | None) -> Summary:
+        """Pyramids on the board as the score; per seat its colour, what is left by size and
+        how many sank. Nothing is hidden."""
+        _check_seat(seat)
+        left = self.on_board_by_size()
+        scores = self.scores()
+        return Summary(
+            score_label="pyramids on the board",
+            seats=[
+                SeatSummary(
+                    colour=COLOURS[s],
+                    supplies=f"small {left[s][0]}, medium {left[s][1]}, large {left[s][2]} · "
+                    f"sunk {PER_PLAYER - scores[s]}",
+                )
+                for s in range(2)
+            ],
+            hand="",
+            notes="",
         )
 
     # -- inspection
@@ -546,8 +448,7 @@ class MMWState:
         }
 
     def view(self, seat: int | None) -> JSON:
-        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < 2):
-            raise ValueError(f"mmw: seat must be 0, 1 or None (a spectator), not {seat!r}")
+        _check_seat(seat)
         squares = {
             SQUARE_NAMES[i]: [
                 {
@@ -582,6 +483,39 @@ class MMWState:
             "legal_moves": self.legal_moves(),
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
+
+
+def _check_seat(seat: int | None) -> None:
+    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < 2):
+        raise ValueError(f"mmw: seat must be 0, 1 or None (a spectator), not {seat!r}")
+
+
+_COUNT_WORDS = ("no", "a", "two", "three", "four", "five")
+
+
+def _counted(sizes: list[int]) -> str:
+    """`a small and two larges`: pyramids counted by size, smallest first."""
+    parts = []
+    for size in (1, 2, 3):
+        n = sizes.count(size)
+        if n:
+            count = _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
+            parts.append(f"{count} {SIZE_NAMES[size - 1]}{'s' if n > 1 else ''}")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _ending(outcome: Outcome) -> str:
+    """The clause of `describe` for a move that ended the game."""
+    if outcome.reason == "no-move":
+        (stuck,) = outcome.details.get("stuck", [1 - w for w in outcome.winners])
+        return f"{{{stuck}}} has no move, so the game ends"
+    if outcome.reason == "both-stuck":
+        return "neither player has a move, so the game ends"
+    if outcome.reason == "repetition":
+        return "the same position has occurred a third time, so the game is drawn"
+    if outcome.reason == "no-sinking-100":
+        return f"{NO_SINKING_LIMIT} plies have passed without a sinking, so the game is drawn"
+    return f"the game ends ({outcome.reason})"
 
 
 def _describe(outcome: Outcome) -> str:
@@ -625,11 +559,11 @@ def _undo(board: Board, move: str, mover: int) -> Board:
     """The board before a move that did not sink anything."""
     frm, to = MOVE_SQUARES[move]
     dst = board[to]
-    if not dst or _SEAT[dst[-1]] != mover:
+    if not dst or SEAT_OF[dst[-1]] != mover:
         raise ValueError(f"mmw: history does not fit the board at {move!r}")
     below = board[frm]
     piece = dst[-1]
-    piece = _AS_TOUCHING[piece] if _SIZE[piece] > _info(below)[0] else _AS_RESTING[piece]
+    piece = AS_TOUCHING[piece] if SIZE_OF[piece] > stack_info(below)[0] else AS_RESTING[piece]
     new = list(board)
     new[to] = dst[:-1]
     new[frm] = below + piece

@@ -1,4 +1,4 @@
-"""GORami board geometry, derived from a triangular grid.
+"""GORami board geometry, derived from a triangular grid (rules: docs/rules/gorami.md).
 
 Each board is given only by its row lengths; everything else (orientation, neighbours, stripes,
 interior cells) follows from placing the rows centred on a grid of equilateral triangles, the way

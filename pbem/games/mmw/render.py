@@ -3,23 +3,26 @@
 Stacks are drawn side-on: every pyramid is a triangle sized by its points, bottom first.
 Pyramids touching the board are solid; resting ones are hatched with a dashed outline. The top
 pyramid (the one that can move) has a gold outline.
+
+Players are called by their colour ("Red to move") unless the seats' display names are given, in
+which case the names label them (escaped in the SVG, shortened where space is tight).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
-from pbem.games.mmw_core import (
+from pbem.games.mmw.board import (
     COLOURS,
     FILES,
-    NO_SINKING_LIMIT,
     SIZE,
     SQUARE_INDEX,
     SQUARE_NAMES,
-    MMWState,
     Pyramid,
     square_index,
 )
+from pbem.games.mmw.rules import NO_SINKING_LIMIT, MMWState
 
 CELL = 100  # width of a square
 ROW = 112  # height of a square: a little taller, for tall stacks
@@ -35,6 +38,26 @@ MIN_HEIGHT = 14.0  # tall stacks overlap their pyramids rather than shrink them 
 FILL = {"red": "#c62828", "blue": "#1f5fbf"}
 DARK = {"red": "#6d1010", "blue": "#0d2f66"}
 BASE = {1: 26, 2: 42, 3: 58}
+HEAD_NAME = 30  # longest name in the status line, in characters
+FOOT_NAME = 18  # longest name in the score line under the board
+
+
+def _name(names: Sequence[str] | None, seat: int, limit: int = 0) -> str | None:
+    """The display name of `seat` (None when not given), printable, at most `limit` characters."""
+    if names is None or not 0 <= seat < len(names):
+        return None
+    name = " ".join("".join(ch if ch.isprintable() else " " for ch in str(names[seat])).split())
+    if limit and len(name) > limit:
+        name = name[: limit - 1] + "…"
+    return name
+
+
+def _who(names: Sequence[str] | None, seat: int, limit: int = 0, capital: bool = True) -> str:
+    """The name of `seat`, or its colour word ("Red", or "red") when no names are given."""
+    name = _name(names, seat, limit)
+    if name is not None:
+        return name
+    return COLOURS[seat].capitalize() if capital else COLOURS[seat]
 
 
 def _place(index: int, seat: int | None) -> tuple[int, int]:
@@ -103,8 +126,8 @@ def _stack_svg(x: int, y: int, pyramids: list[Pyramid]) -> list[str]:
     return out
 
 
-def render_svg(state: MMWState, seat: int | None = None) -> str:
-    """The board as a standalone SVG document."""
+def render_svg(state: MMWState, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+    """The board as a standalone SVG document; `names` label the seats instead of colours."""
     history = state.history
     last = history[-1] if history else None
     marked: dict[str, str] = {}
@@ -136,11 +159,12 @@ def render_svg(state: MMWState, seat: int | None = None) -> str:
     outcome = state.outcome
     if outcome is None:
         assert to_move is not None
-        head = f"{COLOURS[to_move].capitalize()} to move"
+        head = f"{_who(names, to_move, HEAD_NAME)} to move"
         head_fill = FILL[COLOURS[to_move]]
     else:
         if outcome.winners:
-            head = f"Game over: {COLOURS[outcome.winners[0]]} wins ({outcome.reason})"
+            winner = _who(names, outcome.winners[0], HEAD_NAME, capital=False)
+            head = f"Game over: {winner} wins ({outcome.reason})"
         elif outcome.reason == "both-stuck":
             head = "Game over: both lose (both-stuck)"
         else:
@@ -220,7 +244,7 @@ def render_svg(state: MMWState, seat: int | None = None) -> str:
         parts.append(
             f'<text x="{x}" y="{foot_y}" font-size="15" fill="{FILL[colour]}" '
             f'text-anchor="{anchor}" font-weight="bold" class="score" data-seat="{s}">'
-            f"{colour.capitalize()}: {scores[s]} left, {15 - scores[s]} sunk</text>"
+            f"{escape(_who(names, s, FOOT_NAME))}: {scores[s]} left, {15 - scores[s]} sunk</text>"
         )
     parts.append(
         f'<text x="{WIDTH / 2}" y="{foot_y + 20}" font-size="11" fill="#555" '
@@ -236,8 +260,11 @@ def render_svg(state: MMWState, seat: int | None = None) -> str:
     return "\n".join(parts)
 
 
-def render_text(state: MMWState, seat: int | None = None) -> str:
-    """A plain board: each square lists its stack bottom first, `'` marking resting pyramids."""
+def render_text(
+    state: MMWState, seat: int | None = None, names: Sequence[str] | None = None
+) -> str:
+    """A plain board: each square lists its stack bottom first, `'` marking resting pyramids.
+    `names` call the seats instead of their colours."""
     texts = {name: _tokens(state.stack(name)) or "." for name in SQUARE_NAMES}
     width = [
         max(6, *(len(texts[SQUARE_NAMES[square_index(f, r)]]) for r in range(SIZE))) + 2
@@ -252,9 +279,10 @@ def render_text(state: MMWState, seat: int | None = None) -> str:
     to_move = state.to_move
     if outcome is None:
         assert to_move is not None
-        status = f"{COLOURS[to_move]} to move"
+        status = f"{_who(names, to_move, capital=False)} to move"
     elif outcome.winners:
-        status = f"game over: {COLOURS[outcome.winners[0]]} wins ({outcome.reason})"
+        winner = _who(names, outcome.winners[0], capital=False)
+        status = f"game over: {winner} wins ({outcome.reason})"
     elif outcome.reason == "both-stuck":
         status = "game over: both lose (both-stuck)"
     else:
@@ -271,11 +299,12 @@ def render_text(state: MMWState, seat: int | None = None) -> str:
         lines.append(f" {r + 1}  {row}{r + 1}")
     lines.append(header.rstrip())
     scores = state.scores()
+    seats = []
+    for s, colour in enumerate(COLOURS):
+        name = _name(names, s)
+        seats.append(f"{colour} (seat {s})" if name is None else f"{name} ({colour}, seat {s})")
     lines.append(
-        "   ".join(
-            f"{colour} (seat {s}): {scores[s]} on the board, {15 - scores[s]} sunk"
-            for s, colour in enumerate(COLOURS)
-        )
+        "   ".join(f"{seats[s]}: {scores[s]} on the board, {15 - scores[s]} sunk" for s in range(2))
     )
     if history:
         lines.append(f"last move: {history[-1]}")

@@ -1,12 +1,17 @@
-"""Drawing GORami positions: an SVG board for the web and mail, a text board for the terminal."""
+"""Drawing GORami positions: an SVG board for the web and mail, a text board for the terminal.
+
+Players are called by their colour ("Yellow to move") unless the seats' display names are given,
+in which case the names label them (escaped in the SVG, shortened where space is tight).
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from html import escape
 
-from pbem.games.gorami import COLOURS, GoramiState
-from pbem.games.gorami_board import Board, Cell
+from pbem.games.gorami.board import Board, Cell
+from pbem.games.gorami.rules import COLOURS, GoramiState
 
 EDGE = 96.0  # triangle side, px
 HEIGHT = EDGE * math.sqrt(3) / 2
@@ -22,6 +27,8 @@ CELL_FILL = "#f6efdc"
 INTERIOR_FILL = "#e4e9cf"
 CELL_STROKE = "#7a6a4f"
 LAST_STROKE = "#d62828"
+PANEL_NAME = 18  # longest name shown above a hand, in characters
+STATUS_NAME = 40  # longest name in the status line
 
 
 def _point(x: float, y: float) -> tuple[float, float]:
@@ -46,6 +53,22 @@ class _Frame:
 
     def centroid(self, cell: Cell) -> tuple[float, float]:
         return self.at(cell.half_col, cell.row + (2 / 3 if cell.up else 1 / 3))
+
+
+def _name(names: Sequence[str] | None, seat: int, limit: int = 0) -> str | None:
+    """The display name of `seat` (None when not given), printable, at most `limit` characters."""
+    if names is None or not 0 <= seat < len(names):
+        return None
+    name = " ".join("".join(ch if ch.isprintable() else " " for ch in str(names[seat])).split())
+    if limit and len(name) > limit:
+        name = name[: limit - 1] + "…"
+    return name
+
+
+def _who(names: Sequence[str] | None, seat: int, limit: int = 0) -> str:
+    """The name of `seat`, or its colour word capitalised ("Yellow") when no names are given."""
+    name = _name(names, seat, limit)
+    return COLOURS[seat].capitalize() if name is None else name
 
 
 def _fmt(v: float) -> str:
@@ -95,8 +118,11 @@ def _stripe_marks(geo: Board, frame: _Frame, index: int) -> tuple[Point, Point, 
     return along(_EXIT + 40), along(_EXIT + 3), along(_EXIT + 20)
 
 
-def render_svg(state: GoramiState, seat: int | None = None) -> str:
-    """The position as an SVG document; cells carry data-cell, hand discs data-number/data-seat."""
+def render_svg(
+    state: GoramiState, seat: int | None = None, names: Sequence[str] | None = None
+) -> str:
+    """The position as an SVG document; cells carry data-cell, hand discs data-number/data-seat.
+    `names` label the seats instead of their colours."""
     geo = state.board
     view = state.view(seat)
     frame = _Frame(geo)
@@ -111,7 +137,7 @@ def render_svg(state: GoramiState, seat: int | None = None) -> str:
         f'font-family="DejaVu Sans, Verdana, sans-serif">'
     )
     out.append(f'<rect x="0" y="0" width="{_fmt(w)}" height="{_fmt(h)}" fill="#fffdf7"/>')
-    title, status = _status(state)
+    title, status = _status(state, names, STATUS_NAME)
     out.append(
         f'<text x="{_fmt(w / 2)}" y="26" text-anchor="middle" font-size="19" font-weight="bold" '
         f'fill="#333">{escape(title)}</text>'
@@ -167,6 +193,7 @@ def render_svg(state: GoramiState, seat: int | None = None) -> str:
             f'stroke-width="4" stroke-linejoin="round" pointer-events="none"/>'
         )
 
+    sides = [COLOURS[s] if names is None else escape(_who(names, s)) for s in range(2)]
     for index, stripe in enumerate(view["stripes"]):
         (x, y), (gx0, gy0), (gx1, gy1) = _stripe_marks(geo, frame, index)
         ys, bs = stripe["sums"]
@@ -174,7 +201,7 @@ def render_svg(state: GoramiState, seat: int | None = None) -> str:
             f'<g class="stripe" data-stripe="{index}" data-direction="{stripe["direction"]}" '
             f'data-cells="{" ".join(stripe["cells"])}">'
             f"<title>{stripe['direction']} stripe {' '.join(stripe['cells'])}: "
-            f"yellow {ys}, blue {bs}</title>"
+            f"{sides[0]} {ys}, {sides[1]} {bs}</title>"
             f'<line x1="{_fmt(gx0)}" y1="{_fmt(gy0)}" x2="{_fmt(gx1)}" y2="{_fmt(gy1)}" '
             f'stroke="#a8997c" stroke-width="1.5" stroke-dasharray="3 2"/>'
             + _fish(x, y - 7, stripe["fish"])
@@ -183,12 +210,14 @@ def render_svg(state: GoramiState, seat: int | None = None) -> str:
             f'<tspan fill="#777">:</tspan><tspan fill="{INK[1]}">{bs}</tspan></text></g>'
         )
 
-    out.extend(_panel(state, view, frame))
+    out.extend(_panel(state, view, frame, names))
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _panel(state: GoramiState, view: dict[str, object], frame: _Frame) -> list[str]:
+def _panel(
+    state: GoramiState, view: dict[str, object], frame: _Frame, names: Sequence[str] | None
+) -> list[str]:
     out: list[str] = []
     top = frame.board_bottom + 70
     column = frame.width / 2
@@ -211,7 +240,7 @@ def _panel(state: GoramiState, view: dict[str, object], frame: _Frame) -> list[s
         out.append(
             f'<g class="hand" data-seat="{s}">'
             f'<text x="{_fmt(x0)}" y="{_fmt(top + 14)}" font-size="15" font-weight="bold" '
-            f'fill="{INK[s]}">{COLOURS[s].capitalize()}{you}{turn}</text>'
+            f'fill="{INK[s]}">{escape(_who(names, s, PANEL_NAME))}{you}{turn}</text>'
             f'<text x="{_fmt(x0)}" y="{_fmt(top + 34)}" font-size="13" fill="#333">'
             f"fish {fish[s]} · interior {interior[s]}</text>"
         )
@@ -233,17 +262,19 @@ def _panel(state: GoramiState, view: dict[str, object], frame: _Frame) -> list[s
     return out
 
 
-def _status(state: GoramiState) -> tuple[str, str]:
-    """A title and a one-line account of the position."""
+def _status(
+    state: GoramiState, names: Sequence[str] | None = None, limit: int = 0
+) -> tuple[str, str]:
+    """A title and a one-line account of the position (not escaped)."""
     head = f"GORami · {state.board.size}-cell board"
     if state.outcome is None:
         assert state.to_move is not None
         last = f" · last move {state.history[-1]}" if state.history else ""
-        return head, f"{COLOURS[state.to_move].capitalize()} to move{last}"
-    return head, _result_words(state)
+        return head, f"{_who(names, state.to_move, limit)} to move{last}"
+    return head, _result_words(state, names, limit)
 
 
-def _result_words(state: GoramiState) -> str:
+def _result_words(state: GoramiState, names: Sequence[str] | None, limit: int) -> str:
     outcome = state.outcome
     assert outcome is not None
     fish = outcome.details["fish"]
@@ -252,7 +283,7 @@ def _result_words(state: GoramiState) -> str:
     if not outcome.winners:
         return f"{ended}: draw ({fish[0]} fish each, interior {interior[0]} each)"
     win = outcome.winners[0]
-    winner = COLOURS[win].capitalize()
+    winner = _who(names, win, limit)
     if outcome.details["tiebreak"] == "fish":
         return f"{ended}: {winner} wins with {fish[win]} fish to {fish[1 - win]}"
     return (
@@ -261,27 +292,29 @@ def _result_words(state: GoramiState) -> str:
     )
 
 
-def render_text(state: GoramiState, seat: int | None = None) -> str:
+def render_text(
+    state: GoramiState, seat: int | None = None, names: Sequence[str] | None = None
+) -> str:
     """A terminal board shaped like the rules diagrams: each row of cell names, and under it the
-    discs on those cells (Y2 = yellow 2, B3 = blue 3, . = empty)."""
+    discs on those cells (Y2 = yellow 2, B3 = blue 3, . = empty). `names` call the seats."""
     geo = state.board
     widest = max(len(row) for row in geo.rows)
     last = state.history[-1][1:] if state.history else None
     captured = set(state.captured())
-    lines = [" · ".join(_status(state)), ""]
+    lines = [" · ".join(_status(state, names)), ""]
     for row in geo.rows:
         # As in the rules diagrams: two spaces per missing cell, so rows look centred.
         indent = " " * (2 * (widest - len(row)))
-        names = []
+        cell_names = []
         discs = []
         for index in row:
             cell = geo.cells[index]
-            names.append(f"{cell.name}{'^' if cell.up else 'v'}".ljust(5))
+            cell_names.append(f"{cell.name}{'^' if cell.up else 'v'}".ljust(5))
             disc = state.disc(cell.name)
             mark = "*" if cell.name == last else "!" if cell.name in captured else " "
             text = "." if disc is None else f"{'YB'[disc[1]]}{disc[0]}"
             discs.append(f"{text}{mark}".ljust(5))
-        lines.append((indent + "".join(names)).rstrip())
+        lines.append((indent + "".join(cell_names)).rstrip())
         lines.append((indent + "".join(discs)).rstrip())
     lines.append("")
     lines.append("Y2 = yellow 2, B3 = blue 3; * last move, ! changed colour on the last move")
@@ -294,9 +327,10 @@ def render_text(state: GoramiState, seat: int | None = None) -> str:
         held = "  ".join(f"{n + 1}x{hand[n]}" for n in range(3))
         you = " (you)" if seat == s else ""
         turn = "  <- to move" if state.to_move == s else ""
+        name = _name(names, s)
+        who = f"{COLOURS[s].capitalize():6}" if name is None else f"{name} ({COLOURS[s]})"
         lines.append(
-            f"{COLOURS[s].capitalize():6} seat {s}{you}: hand {held}   fish {fish[s]}   "
-            f"interior {inner[s]}{turn}"
+            f"{who} seat {s}{you}: hand {held}   fish {fish[s]}   interior {inner[s]}{turn}"
         )
     lines.append("stripes, yellow:blue sums (Y or B wins the fish, = nobody):")
     sums = state.stripe_sums()

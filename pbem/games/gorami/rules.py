@@ -1,6 +1,7 @@
-"""GORami: place numbered discs on a triangular board, capture by closing in, win fish per stripe.
+"""GORami's position and rules: placing, capturing, skipping, the end and the fish count.
 
-Rules: shared/rules/gorami.md. Geometry lives in `gorami_board`, drawing in `gorami_render`.
+Rules: docs/rules/gorami.md. Geometry lives in `board`, move notation in `notation`, drawing in
+`render`; the package's `__init__` is the registry entry.
 
 The state is a handful of ints so that copy-on-play stays cheap: bit masks over the board's cells
 for the filled cells, the yellow cells and the cells holding each number, plus for each number the
@@ -9,60 +10,22 @@ mask of cells it may no longer go on (edge neighbours of a disc of that number).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
-from pbem.games.base import (
-    JSON,
-    IllegalMove,
-    InvalidMove,
-    Outcome,
-    State,
-    check_players,
-    resolve_options,
+from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary
+from pbem.games.gorami.board import Board
+from pbem.games.gorami.notation import (
+    NUMBERS,
+    MoveTables,
+    disc_code,
+    parse_disc,
+    parse_move,
+    tables,
 )
-from pbem.games.gorami_board import Board, board
 
 NAME = "gorami"
 COLOURS = ("yellow", "blue")
-NUMBERS = (1, 2, 3)
-_MOVE_RE = re.compile(r"^(\d+)([a-z])(\d+)$")
-_DISC_RE = re.compile(r"^([yb])([123])$")
-
-
-def _byte_table(geo: Board, number: int, chunk: int) -> tuple[tuple[str, ...], ...]:
-    """For each byte value, the moves of `number` on the cells of that byte of a cell mask."""
-    cells = geo.cells[8 * chunk : 8 * chunk + 8]
-    return tuple(
-        tuple(f"{number}{cell.name}" for bit, cell in enumerate(cells) if byte >> bit & 1)
-        for byte in range(256)
-    )
-
-
-class _Tables:
-    """Per-board lookups for the hot path: move parsing and legal-move listing."""
-
-    def __init__(self, geo: Board) -> None:
-        self.geo = geo
-        # canonical move -> (number index 0..2, cell index)
-        self.moves: dict[str, tuple[int, int]] = {
-            f"{n}{cell.name}": (n - 1, cell.index) for n in NUMBERS for cell in geo.cells
-        }
-        # Legal moves are listed a byte of the cell mask at a time. Board order is the sorted
-        # order of the move strings (rows a-d, at most 7 cells a row), so the list comes out sorted.
-        names = [cell.name for cell in geo.cells]
-        assert names == sorted(names)
-        chunks = (len(geo.cells) + 7) // 8
-        self.by_byte = tuple(
-            tuple(_byte_table(geo, n, chunk) for chunk in range(chunks)) for n in NUMBERS
-        )
-
-
-@cache
-def _tables(size: int) -> _Tables:
-    return _Tables(board(size))
 
 
 class GoramiState:
@@ -83,7 +46,7 @@ class GoramiState:
         "_yellow",
     )
 
-    _t: _Tables
+    _t: MoveTables
     _seed: int
     _occ: int  # filled cells
     _yellow: int  # filled cells holding a yellow disc; the rest of _occ is blue
@@ -101,7 +64,7 @@ class GoramiState:
     @classmethod
     def _make(
         cls,
-        t: _Tables,
+        t: MoveTables,
         seed: int,
         occ: int,
         yellow: int,
@@ -137,7 +100,7 @@ class GoramiState:
 
     @classmethod
     def initial(cls, size: int, seed: int) -> GoramiState:
-        t = _tables(size)
+        t = tables(size)
         k = t.geo.discs_per_number
         # Seat 1 "moved last", so yellow (seat 0) opens.
         return cls._make(t, seed, 0, 0, (0, 0, 0), (0, 0, 0), (k,) * 6, 1, ())
@@ -167,6 +130,12 @@ class GoramiState:
     @property
     def history(self) -> list[str]:
         return list(self._history)
+
+    @property
+    def mid_turn(self) -> bool:
+        """Always False: a turn is one placement. A seat placing again because the other cannot
+        place starts a new turn."""
+        return False
 
     def _can_place(self, seat: int) -> bool:
         free = self._t.geo.full_mask & ~self._occ
@@ -213,7 +182,7 @@ class GoramiState:
         except TypeError:  # unhashable junk; _parse says what a move looks like
             parsed = None
         if parsed is None:
-            parsed = self._parse(move)
+            parsed = parse_move(t, move)
             text = "".join(move.split()).lower()
         else:
             text = move
@@ -270,34 +239,6 @@ class GoramiState:
 
     # -- parsing and messages -----------------------------------------------------------------
 
-    def _parse(self, move: str) -> tuple[int, int]:
-        """Parse non-canonical input; raise InvalidMove saying what a move looks like."""
-        if not isinstance(move, str):
-            raise InvalidMove(f"{move!r}: a move is text such as 2b3 (a disc number and a cell)")
-        shown = move.strip()
-        text = "".join(move.split()).lower()
-        parsed = self._t.moves.get(text)
-        if parsed is not None:
-            return parsed
-        geo = self._t.geo
-        form = "write a disc number 1-3 followed by a cell, e.g. 2b3"
-        match = _MOVE_RE.match(text)
-        if match is None:
-            raise InvalidMove(f"{shown!r} is not a GORami move; {form}")
-        number, cell = int(match.group(1)), match.group(2) + match.group(3)
-        if number not in NUMBERS:
-            raise InvalidMove(
-                f"{shown}: there is no disc numbered {match.group(1)}; "
-                "discs are numbered 1, 2 and 3"
-            )
-        plain = f"{number}{match.group(2)}{int(match.group(3))}"
-        if plain in self._t.moves:  # leading zeros
-            raise InvalidMove(f"{shown}: write this move as {plain}")
-        raise InvalidMove(
-            f"{shown}: there is no cell {cell} on the {geo.size}-cell board; "
-            f"its cells are {geo.describe_cells()}"
-        )
-
     def _why_illegal(self, shown: str, n: int, cell: int, seat: int) -> str:
         geo = self._t.geo
         name = geo.cells[cell].name
@@ -337,6 +278,72 @@ class GoramiState:
         if outcome.reason == "board-full":
             return "the board is full"
         return "neither player can place"
+
+    # -- describing moves and the end (seats as {0}/{1} for games.fill_names) -----------------
+
+    def describe(self, move: str) -> str:
+        """`{0} placed a 2 on b3 and captured the 1 on c4`, then whether the opponent is skipped
+        or the game ends. Raises InvalidMove or IllegalMove as `play` does."""
+        after = self.play(move)
+        seat = self._to_move
+        assert seat is not None  # play refuses moves once the game is over
+        geo = self._t.geo
+        n, cell = self._t.moves[after._history[-1]]
+        words = f"{{{seat}}} placed a {n + 1} on {geo.cells[cell].name}"
+        captured = []
+        for name in after.captured():
+            disc = after.disc(name)
+            assert disc is not None
+            captured.append(f"the {disc[0]} on {name}")
+        if captured:
+            words += " and captured " + _listed(captured)
+        outcome = after._outcome
+        if outcome is not None:
+            if outcome.reason == "board-full":
+                words += "; the board is full, so the game ends"
+            else:
+                words += "; neither player can place, so the game ends"
+        elif after._to_move == seat:
+            words += f"; {{{1 - seat}}} cannot place, so {{{seat}}} places again"
+        return words
+
+    def describe_outcome(self) -> str | None:
+        """How the game ended, e.g. `The board is full; {0} wins 7 fish to 2`; None while it
+        runs."""
+        outcome = self._outcome
+        if outcome is None:
+            return None
+        ended = (
+            "The board is full" if outcome.reason == "board-full" else "Neither player can place"
+        )
+        fish = self.fish()
+        interior = self.interior()
+        if not outcome.winners:
+            return f"Draw: {ended.lower()}; {fish[0]} fish each, interior {interior[0]} each"
+        win = outcome.winners[0]
+        if fish[0] != fish[1]:
+            return f"{ended}; {{{win}}} wins {fish[win]} fish to {fish[1 - win]}"
+        return (
+            f"{ended}; {{{win}}} wins on the interior, {interior[win]} to {interior[1 - win]} "
+            f"({fish[0]} fish each)"
+        )
+
+    def summary(self, seat: int | None) -> Summary:
+        """Fish as the score, each seat's colour and discs left; GORami hides nothing."""
+        _check_seat(seat)
+        return Summary(
+            score_label="fish",
+            seats=[
+                SeatSummary(
+                    colour=COLOURS[s],
+                    supplies="discs left: "
+                    + " · ".join(f"{n}×{self._hands[3 * s + n - 1]}" for n in NUMBERS),
+                )
+                for s in range(2)
+            ],
+            hand="",
+            notes="",
+        )
 
     # -- position queries ---------------------------------------------------------------------
 
@@ -410,7 +417,7 @@ class GoramiState:
         for cell in geo.cells:
             disc = self._disc(cell.index)
             if disc is not None:
-                discs[cell.name] = "yb"[disc[1]] + str(disc[0])
+                discs[cell.name] = disc_code(disc[0], disc[1])
         return {
             "game": NAME,
             "board": geo.size,
@@ -423,10 +430,7 @@ class GoramiState:
         }
 
     def view(self, seat: int | None) -> JSON:
-        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < 2):
-            raise ValueError(
-                f"gorami: seat {seat!r} does not exist; seats are 0 (yellow), 1 (blue)"
-            )
+        _check_seat(seat)
         geo = self._t.geo
         cells = []
         for cell in geo.cells:
@@ -502,6 +506,18 @@ class GoramiState:
         return state
 
 
+def _check_seat(seat: int | None) -> None:
+    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < 2):
+        raise ValueError(f"gorami: seat {seat!r} does not exist; seats are 0 (yellow), 1 (blue)")
+
+
+def _listed(items: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def setup(
     size: int,
     discs: Mapping[str, str],
@@ -519,7 +535,7 @@ def setup(
     """
     if size not in (16, 22, 24):
         raise ValueError(f"gorami: there is no {size}-cell board; choose 22, 16 or 24")
-    t = _tables(size)
+    t = tables(size)
     geo = t.geo
     k = geo.discs_per_number
     occ = yellow = 0
@@ -528,10 +544,10 @@ def setup(
     placed = [[0, 0, 0], [0, 0, 0]]
     for name, code in discs.items():
         cell = geo.by_name.get(name.strip().lower())
-        match = _DISC_RE.match(code.strip().lower())
-        if cell is None or match is None:
+        parsed = parse_disc(code)
+        if cell is None or parsed is None:
             raise ValueError(f"gorami: bad disc {name!r}: {code!r}")
-        seat, n = "yb".index(match.group(1)), int(match.group(2)) - 1
+        n, seat = parsed
         bit = 1 << cell
         if blocked[n] & bit:
             raise ValueError(f"gorami: {name} touches another {n + 1} along an edge")
@@ -576,42 +592,3 @@ def setup(
     if to_move is not None and state.to_move is None:
         raise ValueError("gorami: the state says a player is to move, but the game is over")
     return state
-
-
-class GoramiGame:
-    """The GORami rules for the registry."""
-
-    name = NAME
-    title = "GORami"
-    min_players = 2
-    max_players = 2
-    options: Mapping[str, tuple[int, ...]] = {"board": (22, 16, 24)}
-
-    def new(
-        self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0
-    ) -> GoramiState:
-        check_players(NAME, players, self.min_players, self.max_players)
-        resolved = resolve_options(NAME, self.options, options)
-        return GoramiState.initial(int(resolved["board"]), int(seed))
-
-    def from_json(self, data: Mapping[str, Any]) -> GoramiState:
-        return GoramiState.from_json(data)
-
-    def render_svg(self, state: State, seat: int | None = None) -> str:
-        from pbem.games.gorami_render import render_svg
-
-        return render_svg(_ours(state), seat)
-
-    def render_text(self, state: State, seat: int | None = None) -> str:
-        from pbem.games.gorami_render import render_text
-
-        return render_text(_ours(state), seat)
-
-
-def _ours(state: State) -> GoramiState:
-    if not isinstance(state, GoramiState):
-        raise TypeError(f"gorami cannot draw a {type(state).__name__}")
-    return state
-
-
-GAME = GoramiGame()

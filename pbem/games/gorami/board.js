@@ -1,0 +1,159 @@
+// Click-to-move for GORami (the default export, loaded by the game page; the contract of a
+// controller is described in pbem/static/kit.js): choose a disc value, then a cell.
+
+import { $, $$, el, svgEl } from "../../kit.js";
+
+export default class Gorami {
+  static focusable = ".cell.pbem-target";
+
+  constructor(play) {
+    this.play = play;
+    this.view = play.data.view || {};
+    this.seat = play.data.seat;
+    this.byNumber = new Map();
+    for (const move of play.legal) {
+      const match = /^(\d)([a-z]\d+)$/.exec(move);
+      if (!match) continue;
+      const [, number, cell] = match;
+      if (!this.byNumber.has(number)) this.byNumber.set(number, new Set());
+      this.byNumber.get(number).add(cell);
+    }
+    this.cells = new Map((this.view.cells || []).map((cell) => [cell.name, cell]));
+    this.hand = (this.view.hands || [])[this.seat] || {};
+    this.colour = (this.view.colours || [])[this.seat] || "";
+    this.number = null;
+  }
+
+  start() {
+    const numbers = Object.keys(this.hand).sort();
+    const buttons = numbers.map((number) => {
+      const count = this.hand[number];
+      const playable = this.byNumber.has(number);
+      return el(
+        "button",
+        {
+          type: "button",
+          class: `pbem-disc pbem-disc-${this.colour}`,
+          "data-number": number,
+          "aria-pressed": "false",
+          disabled: !playable,
+          title: count ? (playable ? `place a ${number}` : `no cell takes a ${number} now`) : `you have no ${number} left`,
+          onclick: () => this.choose(number),
+        },
+        el("span", { class: "pbem-disc-face" }, number),
+        el("span", { class: "pbem-disc-count" }, `×${count}`),
+      );
+    });
+    this.play.picker.replaceChildren(
+      el("p", { class: "pbem-step" }, "1. Choose a disc, 2. click a free cell, 3. confirm."),
+      el("div", { class: "pbem-discs", role: "group", "aria-label": "disc value" }, buttons),
+    );
+    const first = numbers.find((number) => this.byNumber.has(number));
+    if (first) this.choose(first);
+  }
+
+  choose(number) {
+    this.number = number;
+    this.play.clearPending();
+    for (const button of $$(".pbem-disc", this.play.picker)) {
+      button.setAttribute("aria-pressed", String(button.dataset.number === number));
+    }
+    this.mark();
+  }
+
+  reason(number, name) {
+    const cell = this.cells.get(name);
+    if (cell && cell.disc) {
+      return `${name} is taken (a ${cell.disc.colour} ${cell.disc.number}).`;
+    }
+    if (!this.hand[number]) return `You have no ${number} left.`;
+    if (cell) {
+      const clash = (cell.neighbours || []).find((n) => {
+        const other = this.cells.get(n);
+        return other && other.disc && String(other.disc.number) === String(number);
+      });
+      if (clash) {
+        const other = this.cells.get(clash);
+        return `${name} shares an edge with ${clash}, which holds a ${other.disc.colour} ${number}: two equal numbers may not touch along an edge.`;
+      }
+    }
+    return `A ${number} cannot go on ${name} now.`;
+  }
+
+  mark() {
+    const svg = this.play.svg;
+    if (!svg) return;
+    $$(".pbem-ghost, .pbem-mark", svg).forEach((node) => node.remove());
+    const targets = this.byNumber.get(this.number) || new Set();
+    for (const group of $$("[data-cell]", svg)) {
+      const name = group.dataset.cell;
+      group.classList.remove("pbem-target", "pbem-blocked", "pbem-selected");
+      $$("title.pbem-reason", group).forEach((node) => node.remove());
+      if (targets.has(name)) {
+        group.classList.add("pbem-target");
+        group.prepend(svgEl("title", { class: "pbem-reason" }, `place your ${this.number} on ${name}`));
+      } else {
+        const why = this.reason(this.number, name);
+        group.classList.add("pbem-blocked");
+        group.dataset.reason = why;
+        group.prepend(svgEl("title", { class: "pbem-reason" }, why));
+        if (!this.cells.get(name) || !this.cells.get(name).disc) {
+          const [cx, cy] = centroid(group);
+          group.append(svgEl("text", { class: "pbem-mark", x: cx, y: cy + 7, "text-anchor": "middle" }, "×"));
+        }
+      }
+    }
+    for (const disc of $$(`.hand-disc[data-seat="${this.seat}"]`, svg)) {
+      disc.classList.toggle("pbem-chosen", disc.dataset.number === this.number);
+    }
+  }
+
+  click(target) {
+    const disc = target.closest(".hand-disc");
+    if (disc && disc.dataset.seat === String(this.seat)) {
+      if (this.byNumber.has(disc.dataset.number)) this.choose(disc.dataset.number);
+      else this.play.say(this.reasonNoCell(disc.dataset.number), "error");
+      return;
+    }
+    const group = target.closest("[data-cell]");
+    if (!group || !this.number) return;
+    const name = group.dataset.cell;
+    if (!group.classList.contains("pbem-target")) {
+      this.play.say(group.dataset.reason || `A ${this.number} cannot go on ${name}.`, "error");
+      return;
+    }
+    $$(".pbem-ghost", this.play.svg).forEach((node) => node.remove());
+    $$(".pbem-selected", this.play.svg).forEach((node) => node.classList.remove("pbem-selected"));
+    group.classList.add("pbem-selected");
+    const [cx, cy] = centroid(group);
+    const ghost = svgEl("g", { class: `pbem-ghost pbem-ghost-${this.colour}`, "pointer-events": "none" });
+    ghost.append(svgEl("circle", { cx, cy, r: 20.5 }));
+    ghost.append(svgEl("text", { x: cx, y: cy + 8, "text-anchor": "middle" }, this.number));
+    group.append(ghost);
+    this.play.setPending(`${this.number}${name}`, `Place your ${this.number} on ${name}.`);
+  }
+
+  reasonNoCell(number) {
+    return this.hand[number] ? `No free cell takes a ${number} now.` : `You have no ${number} left.`;
+  }
+
+  reset() {
+    if (this.number) this.mark();
+  }
+}
+
+export function centroid(group) {
+  const polygon = $("polygon", group);
+  if (!polygon) {
+    const box = group.getBBox();
+    return [box.x + box.width / 2, box.y + box.height / 2];
+  }
+  const points = polygon
+    .getAttribute("points")
+    .trim()
+    .split(/\s+/)
+    .map((pair) => pair.split(",").map(Number));
+  const x = points.reduce((sum, p) => sum + p[0], 0) / points.length;
+  const y = points.reduce((sum, p) => sum + p[1], 0) / points.length;
+  return [Math.round(x * 10) / 10, Math.round(y * 10) / 10];
+}

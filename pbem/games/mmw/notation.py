@@ -1,0 +1,100 @@
+"""Martian Mud Wrestling notation: moves (`b1-c2`) and stacks (`r1 r2 b3'`, bottom first).
+
+Rules: docs/rules/mmw.md ("Notation").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pbem.games.base import InvalidMove
+from pbem.games.mmw.board import (
+    CELLS,
+    NEIGHBOURS,
+    PYRAMIDS,
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    build_stack,
+)
+
+# --- moves -----------------------------------------------------------------------------------
+
+
+def move_text(frm: int, to: int) -> str:
+    """The canonical move from square index `frm` to `to`: `b1-c2`."""
+    return f"{SQUARE_NAMES[frm]}-{SQUARE_NAMES[to]}"
+
+
+# Moves out of each square, already in sorted order.
+MOVES_FROM: tuple[tuple[str, ...], ...] = tuple(
+    tuple(move_text(i, j) for j in NEIGHBOURS[i]) for i in range(CELLS)
+)
+MOVE_SQUARES: dict[str, tuple[int, int]] = {
+    move_text(i, j): (i, j) for i in range(CELLS) for j in NEIGHBOURS[i]
+}
+
+
+MOVE_RE = re.compile(r"([a-z])(\d{1,3})\s*[-–—]?\s*([a-z])(\d{1,3})")
+FORMAT_HINT = "write a move as <from>-<to>, for example b1-c2"
+
+
+def _square(name: str, raw: str) -> int:
+    index = SQUARE_INDEX.get(name)
+    if index is None:
+        raise InvalidMove(
+            f"'{raw}' is not a move on this board: there is no square {name} "
+            "(files a to e, ranks 1 to 5)"
+        )
+    return index
+
+
+def parse_move(raw: str) -> tuple[int, int]:
+    """Squares (from, to) of a move; raises InvalidMove when the text is not a move."""
+    if not isinstance(raw, str):
+        raise InvalidMove(f"'{raw!r}' is not a move: {FORMAT_HINT}")
+    shown = " ".join(raw.split())
+    found = MOVE_SQUARES.get(shown.lower())
+    if found is not None:
+        return found
+    m = MOVE_RE.fullmatch(shown.lower())
+    if m is None:
+        if not shown:
+            raise InvalidMove(f"'{shown}' (nothing) is not a move: {FORMAT_HINT}")
+        raise InvalidMove(f"'{shown}' is not a move: {FORMAT_HINT}")
+    return _square(m.group(1) + m.group(2), shown), _square(m.group(3) + m.group(4), shown)
+
+
+# --- stacks ----------------------------------------------------------------------------------
+
+
+def stack_text(stack: str) -> str:
+    """`r1r2r3`, `b1b1'`: the stack bottom first, `'` after each resting pyramid."""
+    return "".join(PYRAMIDS[ch].token() for ch in stack)
+
+
+_TOKEN = re.compile(r"([rb])([123])(')?")
+
+
+def parse_stack(text: str | Sequence[str], where: str = "stack") -> str:
+    """Parse `r1 r2 b3'` (or a list of such tokens) into a stack, checking any `'` marks."""
+    joined = text if isinstance(text, str) else " ".join(text)
+    squeezed = re.sub(r"[\s,]+", "", joined.lower())
+    pos = 0
+    pieces: list[tuple[int, int]] = []
+    marks: list[bool | None] = []
+    while pos < len(squeezed):
+        m = _TOKEN.match(squeezed, pos)
+        if m is None:
+            raise ValueError(f"{where}: cannot read {joined!r}; write pyramids like r1 b3 r2'")
+        pieces.append((0 if m.group(1) == "r" else 1, int(m.group(2))))
+        marks.append(False if m.group(3) else None)
+        pos = m.end()
+    stack = build_stack(pieces)
+    for i, (ch, mark) in enumerate(zip(stack, marks, strict=True)):
+        if mark is False and ch in "abcABC":
+            raise ValueError(
+                f"{where}: pyramid {i + 1} of {joined!r} is marked resting, "
+                "but it is larger than everything below it, so it touches the board"
+            )
+    return stack
