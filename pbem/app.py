@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from celery import Celery, Task
-from flask import Flask, current_app
+from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
 from pbem.config import SETTING_NAMES, Settings, embedded_secret, load_settings
 from pbem.extensions import db, migrate
 from pbem.pool import ping_when_idle
+from pbem.resources import migrations_dir, templates_dir
 
-ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "templates"
-MIGRATIONS = ROOT / "migrations"
+TEMPLATES = templates_dir()
+MIGRATIONS = migrations_dir()
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
@@ -37,11 +38,13 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
             else:
                 environ[name] = str(value)
     settings = load_settings(environ)
+    if settings.secret_key is None:
+        settings = replace(settings, secret_key=embedded_secret(settings.var_dir))
 
     app = Flask("pbem", template_folder=str(TEMPLATES), static_folder=None)
     app.config.update(
         PBEM=settings,
-        SECRET_KEY=settings.secret_key or embedded_secret(settings.var_dir),
+        SECRET_KEY=settings.secret_key,
         SQLALCHEMY_DATABASE_URI=settings.database_url,
         SQLALCHEMY_ENGINE_OPTIONS=_engine_options(settings),
         TESTING=settings.env == "test",
@@ -66,12 +69,6 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
 
     register_blueprints(app)
     return app
-
-
-def settings() -> Settings:
-    """The settings of the app in the current context."""
-    value: Settings = current_app.config["PBEM"]
-    return value
 
 
 def celery_config(settings: Settings) -> dict[str, Any]:

@@ -151,18 +151,20 @@ def _sweep_forever(app: Any, interval: int) -> None:
 
 
 def _new_game(args: argparse.Namespace) -> int:
-    from pbem import dispatch, service
+    from pbem import dispatch
+    from pbem.domain.errors import SetupError
+    from pbem.domain.starting import create_game
 
     options, emails = _options_and_emails(args.rest)
     app = _app()
+    config = app.config["PBEM"]
     with app.app_context():
         try:
-            created = service.create_game(args.game, options, emails)
-        except service.SetupError as exc:
+            created = create_game(config, args.game, options, emails)
+        except SetupError as exc:
             print(f"pbem new-game: {exc.message}", file=sys.stderr)
             return 2
         queued = dispatch.send_emails_later(created.outbox_ids)
-        config = app.config["PBEM"]
     print(f"game {created.game_id}: invitations to {', '.join(emails)}")
     if config.mail_to_files:
         print(
@@ -193,13 +195,17 @@ def _options_and_emails(rest: Sequence[str]) -> tuple[dict[str, str], list[str]]
 
 
 def _rotate(args: argparse.Namespace) -> int:
-    from pbem import dispatch, service
+    from pbem import dispatch
+    from pbem.domain.errors import ServiceError
+    from pbem.domain.rotation import rotate_seat_links
 
     app = _app()
     with app.app_context():
         try:
-            outbox_ids = service.rotate_seat_links(args.game_id, args.seat, notify=not args.quiet)
-        except service.ServiceError as exc:
+            outbox_ids = rotate_seat_links(
+                app.config["PBEM"], args.game_id, args.seat, notify=not args.quiet
+            )
+        except ServiceError as exc:
             print(f"pbem rotate-links: {exc.message}", file=sys.stderr)
             return 2
         dispatch.send_emails_later(outbox_ids)
@@ -238,7 +244,7 @@ def _db(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from pbem import terminal  # the lead's module; imported only when playing
+    from pbem import terminal  # imported only when playing in the terminal
 
     return terminal.main(list(args.play_args))
 

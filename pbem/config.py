@@ -75,6 +75,13 @@ class Settings:
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
 
+    @property
+    def signing_key(self) -> str:
+        """The key links are signed with; the app factory fills in the embedded one."""
+        if self.secret_key is None:
+            raise ConfigError("SECRET_KEY is not set; links cannot be signed")
+        return self.secret_key
+
 
 def load_settings(environ: Mapping[str, str]) -> Settings:
     """Read and check every setting; raise ConfigError naming the first bad one."""

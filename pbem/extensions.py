@@ -1,11 +1,15 @@
-"""Flask extensions, created unbound and `init_app`-ed by the app factory."""
+"""Flask extensions, created unbound and `init_app`-ed by the app factory, and the settings of
+the app in the current context."""
 
 from __future__ import annotations
 
+from flask import current_app
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
+
+from pbem.config import Settings
 
 # Named constraints so Alembic can alter them later (SQLite needs names for batch migrations).
 NAMING = {
@@ -24,3 +28,9 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 # Batch mode lets later migrations alter SQLite tables (it rebuilds them).
 migrate = Migrate(render_as_batch=True, compare_type=True)
+
+
+def settings() -> Settings:
+    """The settings of the app in the current context (the app factory stores them)."""
+    value: Settings = current_app.config["PBEM"]
+    return value

@@ -1,29 +1,40 @@
 """Signed links: itsdangerous tokens over (purpose, game, seat, player, nonce).
 
 A token proves who sent a request without accounts or passwords. The seat's nonce is part of it, so
-replacing the nonce (`service.rotate_seat_links`) revokes every link issued before.
+replacing the nonce (`pbem.domain.rotation.rotate_seat_links`) revokes every link issued before.
+Revocation needs the database and is checked by `pbem.domain.access`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from pbem.app import settings
-
-if TYPE_CHECKING:
-    from pbem.models import Seat
+from pbem.config import Settings
 
 INVITE = "invite"  # the invitation page: GET shows, POST accepts
 SEAT = "seat"  # the game page of one seat, its moves and its API calls
-SIGNIN = "signin"  # reserved: a player's dashboard
-UNSUBSCRIBE = "unsubscribe"  # reserved
-PURPOSES = (INVITE, SEAT, SIGNIN, UNSUBSCRIBE)
+SIGNIN = "signin"  # a player's dashboard, asked for by email
 
 _SALT = "pbem.links.v1"
+
+
+class SeatKey(Protocol):
+    """A seat as links name it: an ORM seat, a row of seat columns, or a token's claims."""
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def player_id(self) -> int: ...
+
+    @property
+    def nonce(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -105,22 +116,22 @@ def read_token(secret: str, token: str, purpose: str, max_age_seconds: int) -> L
     return claims
 
 
-def token_for(seat: Seat, purpose: str) -> str:
-    """A token for one seat of a game, signed with the app's secret."""
+def token_for(secret: str, seat: SeatKey, purpose: str) -> str:
+    """A token for one seat of a game."""
     claims = LinkClaims(purpose, seat.game_id, seat.seat, seat.player_id, seat.nonce)
-    return make_token(current_app.config["SECRET_KEY"], claims)
+    return make_token(secret, claims)
 
 
-def seat_url(seat: Seat) -> str:
+def seat_url(config: Settings, seat: SeatKey) -> str:
     """The absolute URL of a seat's game page, as emails carry it."""
-    return seat_urls(seat)[0]
+    return seat_urls(config, seat)[0]
 
 
-def seat_urls(seat: Seat) -> tuple[str, str]:
+def seat_urls(config: Settings, seat: SeatKey) -> tuple[str, str]:
     """A seat's game page and its player's list of games, both from one seat token."""
-    base, token = settings().base_url, token_for(seat, SEAT)
-    return f"{base}/play/{token}", f"{base}/me/{token}"
+    token = token_for(config.signing_key, seat, SEAT)
+    return f"{config.base_url}/play/{token}", f"{config.base_url}/me/{token}"
 
 
-def invite_url(seat: Seat) -> str:
-    return f"{settings().base_url}/invite/{token_for(seat, INVITE)}"
+def invite_url(config: Settings, seat: SeatKey) -> str:
+    return f"{config.base_url}/invite/{token_for(config.signing_key, seat, INVITE)}"

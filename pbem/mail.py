@@ -1,8 +1,8 @@
-"""Email: compose from Jinja2 templates, deliver over SMTP or into the local outbox folder.
+"""Email on the wire: a message's bytes, delivery over SMTP or into the local outbox folder.
 
-Rows of the `outbox` table are written by the service in the same transaction as the change they
-report; `deliver` only transmits one. The message is rebuilt from the row byte for byte on every
-attempt (same Message-ID, same Date), so a retried message is the same message.
+Rows of the `outbox` table are written by `pbem.domain.outbox` in the same transaction as the
+change they report; `deliver` only transmits one. The message is rebuilt from the row byte for
+byte on every attempt (same Message-ID, same Date), so a retried message is the same message.
 """
 
 from __future__ import annotations
@@ -23,32 +23,42 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from email.header import Header
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, parseaddr
 from pathlib import Path
-from typing import Any
-
-from flask import current_app
+from typing import Protocol
 
 from pbem.config import Settings, SmtpSettings
-from pbem.models import OutboxMessage
+
+
+class MailRow(Protocol):
+    """An outbox row as sending reads it (an ORM object or a row of its columns)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def to(self) -> str: ...
+    @property
+    def subject(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def html(self) -> str: ...
+    @property
+    def message_id(self) -> str: ...
+    @property
+    def in_reply_to(self) -> str | None: ...
+    @property
+    def references(self) -> str | None: ...
+    @property
+    def created_at(self) -> datetime: ...
+
 
 LINK_RE = re.compile(r"https?://[^\s<>\"')]+")
-
-
-def render(kind: str, **context: Any) -> tuple[str, str]:
-    """The plain text and HTML bodies of a `templates/mail/<kind>` message.
-
-    Straight from the app's Jinja environment: a mail needs none of what Flask's render_template
-    adds for pages (request, session, g, signals), and a worker renders one per move.
-    """
-    env = current_app.jinja_env
-    return (
-        env.get_template(f"mail/{kind}.txt").render(context),
-        env.get_template(f"mail/{kind}.html").render(context),
-    )
 
 
 def mail_domain(mail_from: str) -> str:
@@ -60,7 +70,7 @@ def new_message_id(game_id: str, mail_from: str) -> str:
     return f"<{game_id}.{secrets.token_hex(6)}@{mail_domain(mail_from)}>"
 
 
-def message_bytes(row: OutboxMessage, mail_from: str) -> bytes:
+def message_bytes(row: MailRow, mail_from: str) -> bytes:
     """The message as sent: multipart/alternative, plain text then HTML, CRLF line ends.
 
     Written out by hand because the `email` package takes milliseconds per message and a busy
@@ -87,13 +97,6 @@ def message_bytes(row: OutboxMessage, mail_from: str) -> bytes:
         lines += _encoded_body(body)
     lines += [f"--{boundary}--", ""]
     return "\r\n".join(lines).encode("ascii")
-
-
-def build_message(row: OutboxMessage, mail_from: str) -> EmailMessage:
-    """The message parsed back, for reading its parts and headers."""
-    parsed = email.message_from_bytes(message_bytes(row, mail_from), policy=email.policy.default)
-    assert isinstance(parsed, EmailMessage)
-    return parsed
 
 
 def _encoded_body(body: str) -> list[str]:
@@ -132,7 +135,7 @@ def _fold(value: str) -> str:
 
 
 @contextmanager
-def delivering(row: OutboxMessage, settings: Settings) -> Iterator[None]:
+def delivering(row: MailRow, settings: Settings) -> Iterator[None]:
     """Transmit one message; the with-block runs once it is accepted, before the session closes.
 
     The caller records the message as sent inside the block, right after the server's 250, so a
@@ -147,11 +150,6 @@ def delivering(row: OutboxMessage, settings: Settings) -> Iterator[None]:
     with _smtp_session(settings.smtp) as client:
         client.sendmail(parseaddr(settings.mail_from)[1], [row.to], message)
         yield
-
-
-def deliver(row: OutboxMessage, settings: Settings) -> None:
-    with delivering(row, settings):
-        pass
 
 
 @contextmanager
@@ -181,7 +179,13 @@ def _kept_client(smtp: SmtpSettings) -> smtplib.SMTP:
     client: smtplib.SMTP | None = getattr(_kept, "client", None)
     fresh_enough = time.monotonic() - getattr(_kept, "used_at", 0.0) < KEEP_IDLE_SECONDS
     same = client is not None and getattr(_kept, "settings", None) == smtp
-    if same and fresh_enough and client.sock is not None and not _has_spoken(client.sock):
+    if (
+        client is not None
+        and same
+        and fresh_enough
+        and client.sock is not None
+        and not _has_spoken(client.sock)
+    ):
         _kept.used_at = time.monotonic()
         return client
     _close_kept()
@@ -231,7 +235,7 @@ def save_to_folder(message: bytes, folder: Path, name: str) -> Path:
     return path
 
 
-def _file_name(row: OutboxMessage) -> str:
+def _file_name(row: MailRow) -> str:
     # Named by row id: a second attempt overwrites the first instead of adding a copy.
     return f"{row.created_at:%Y%m%d-%H%M%S}-{row.id:07d}-{row.kind}.eml"
 

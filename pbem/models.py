@@ -1,10 +1,10 @@
-"""The database: typed SQLAlchemy 2 models. Alembic migrations in `migrations/` mirror them."""
+"""The database: typed SQLAlchemy 2 models. Alembic migrations in `pbem/migrations/` mirror them."""
 
 from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     JSON,
@@ -18,10 +18,17 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from pbem.extensions import db
+from pbem.extensions import Base, db
+
+# Flask-SQLAlchemy builds db.Model at run time from Base (adding `query`); the type checker sees
+# the declarative base it derives from.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 
 # Game status values.
-INVITING, RUNNING, FINISHED, ABANDONED = "inviting", "running", "finished", "abandoned"
+INVITING, RUNNING, FINISHED = "inviting", "running", "finished"
 # Submission status values.
 PENDING, APPLIED, REJECTED = "pending", "applied", "rejected"
 # Outbox status values (PENDING shared).
@@ -42,7 +49,7 @@ def new_nonce() -> str:
     return secrets.token_urlsafe(12)
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -50,7 +57,7 @@ class Player(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_game_id)
@@ -73,7 +80,7 @@ class Game(db.Model):
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.seat")
 
 
-class Seat(db.Model):
+class Seat(Model):
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
 
@@ -90,7 +97,7 @@ class Seat(db.Model):
     player: Mapped[Player] = relationship(lazy="joined")
 
 
-class Move(db.Model):
+class Move(Model):
     """Append-only: one row per ply, never updated; the unique key refuses a second move."""
 
     __tablename__ = "moves"
@@ -105,7 +112,7 @@ class Move(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Submission(db.Model):
+class Submission(Model):
     """A move as a player sent it, stored before the queue is touched so none is ever lost."""
 
     __tablename__ = "submissions"
@@ -133,7 +140,7 @@ class Submission(db.Model):
     applied_at: Mapped[datetime | None]
 
 
-class OutboxMessage(db.Model):
+class OutboxMessage(Model):
     """An email written in the same transaction as the change it reports; sent by a task."""
 
     __tablename__ = "outbox"

@@ -14,17 +14,18 @@ from typing import Any
 from kombu.transport import redis
 
 
-class Channel(redis.Channel):  # type: ignore[misc]
+class Channel(redis.Channel):
     _kept_client: Any = None
 
     def _create_client(self, asynchronous: bool = False) -> Any:
+        parent: Any = super()  # kombu leaves this method unannotated
         if asynchronous:
-            return super()._create_client(asynchronous=True)
+            return parent._create_client(asynchronous=True)
         client = self._kept_client
         if client is None or client.connection_pool is not self.pool:
-            client = self._kept_client = super()._create_client()
+            client = self._kept_client = parent._create_client()
         return client
 
 
-class Transport(redis.Transport):  # type: ignore[misc]
+class Transport(redis.Transport):
     Channel = Channel

@@ -12,6 +12,6 @@ export PBEM_TEST_DATABASE_URL=${PBEM_TEST_DATABASE_URL:-postgresql+psycopg://pos
 export PBEM_TEST_REDIS_URL=${PBEM_TEST_REDIS_URL:-redis://127.0.0.1:6379/0}
 
 echo "== ruff" && .venv/bin/ruff check . && .venv/bin/ruff format --check .
-echo "== mypy --strict pbem/games" && .venv/bin/mypy
+echo "== mypy --strict pbem workers" && .venv/bin/mypy
 echo "== pytest"
 exec .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"

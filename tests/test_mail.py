@@ -8,21 +8,37 @@ import email.policy
 import smtplib
 import socket
 from collections.abc import Iterator
+from email.message import EmailMessage
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from flask import Flask
 
-from pbem import mail, service
-from pbem.app import settings
+from pbem import mail
 from pbem.config import Settings, SmtpSettings
-from pbem.extensions import db
+from pbem.domain import starting
+from pbem.extensions import db, settings
 from pbem.models import OutboxMessage
 
 
+def _parsed(row: OutboxMessage, mail_from: str) -> EmailMessage:
+    """The message as sent, parsed back for reading its parts and headers."""
+    parsed = email.message_from_bytes(
+        mail.message_bytes(row, mail_from), policy=email.policy.default
+    )
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+def _deliver(row: OutboxMessage, config: Settings) -> None:
+    with mail.delivering(row, config):
+        pass
+
+
 def _first_invite() -> OutboxMessage:
-    created = service.create_game("countdown", {}, ["alice@example.org", "bob@example.org"])
+    emails = ["alice@example.org", "bob@example.org"]
+    created = starting.create_game(settings(), "countdown", {}, emails)
     row = db.session.get(OutboxMessage, created.outbox_ids[0])
     assert row is not None
     return row
@@ -30,7 +46,7 @@ def _first_invite() -> OutboxMessage:
 
 def test_a_message_is_plain_text_with_an_html_alternative(app: Flask) -> None:
     row = _first_invite()
-    message = mail.build_message(row, "pbem <pbem@pbem.test>")
+    message = _parsed(row, "pbem <pbem@pbem.test>")
     assert message.get_content_type() == "multipart/alternative"
     assert [p.get_content_type() for p in message.iter_parts()] == ["text/plain", "text/html"]
     assert message["Message-ID"] == row.message_id and row.message_id.endswith("@pbem.test>")
@@ -56,7 +72,7 @@ def test_non_ascii_and_long_headers_survive(app: Flask) -> None:
     row.subject = "[pbem] Marram: Zoë’s turn"
     row.text = "Grüße — " + "x" * 1200
     row.references = " ".join(f"<{n}.abcdef@pbem.test>" for n in range(60))
-    message = mail.build_message(row, "Pbem Größe <pbem@pbem.test>")
+    message = _parsed(row, "Pbem Größe <pbem@pbem.test>")
     assert message["Subject"] == row.subject
     assert message["References"].split() == row.references.split()
     assert message["From"].addresses[0].display_name == "Pbem Größe"
@@ -67,8 +83,8 @@ def test_non_ascii_and_long_headers_survive(app: Flask) -> None:
 
 def test_without_smtp_mail_is_saved_once_per_row(app: Flask, tmp_path: Path) -> None:
     row = _first_invite()
-    mail.deliver(row, settings())
-    mail.deliver(row, settings())
+    _deliver(row, settings())
+    _deliver(row, settings())
     saved = list((tmp_path / "outbox").glob("*.eml"))
     assert len(saved) == 1
     parsed = email.message_from_bytes(saved[0].read_bytes(), policy=email.policy.default)
@@ -143,8 +159,8 @@ def test_the_session_is_kept_for_the_next_message_without_a_round_trip(
     app: Flask, monkeypatch
 ) -> None:
     row, config = _fake_smtp(monkeypatch)
-    mail.deliver(row, config)
-    mail.deliver(row, config)
+    _deliver(row, config)
+    _deliver(row, config)
     assert FakeSMTP.log == [("connect", ("h", 25)), ("send", row.to), ("send", row.to)]
 
 
@@ -153,19 +169,19 @@ def test_a_session_the_server_dropped_is_replaced(
     app: Flask, monkeypatch, server_says: bytes
 ) -> None:
     row, config = _fake_smtp(monkeypatch)
-    mail.deliver(row, config)
+    _deliver(row, config)
     # While idle, the server gives up on the session: a 421 and a close, or just a close.
     FakeSMTP.last.peer.sendall(server_says)
     FakeSMTP.last.peer.close()
-    mail.deliver(row, config)
+    _deliver(row, config)
     assert [step for step, _ in FakeSMTP.log] == ["connect", "send", "quit", "connect", "send"]
 
 
 def test_a_session_idle_too_long_is_replaced(app: Flask, monkeypatch) -> None:
     row, config = _fake_smtp(monkeypatch)
-    mail.deliver(row, config)
+    _deliver(row, config)
     monkeypatch.setattr(mail, "KEEP_IDLE_SECONDS", 0.0)
-    mail.deliver(row, config)
+    _deliver(row, config)
     assert [step for step, _ in FakeSMTP.log] == ["connect", "send", "quit", "connect", "send"]
 
 

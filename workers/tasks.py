@@ -10,8 +10,10 @@ from celery import Task, shared_task
 from celery_batches import Batches, SimpleRequest
 from sqlalchemy.exc import OperationalError
 
-from pbem import dispatch, service
-from pbem.extensions import db
+from pbem import dispatch
+from pbem.domain import delivery, moves
+from pbem.domain import sweep as sweeping
+from pbem.extensions import db, settings
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +73,7 @@ def _apply(submission_ids: list[int]) -> list[int]:
     """Apply a batch; if it fails for any reason but the database's, apply its submissions one
     by one, so that one submission our code cannot handle does not hold back the others."""
     try:
-        return service.apply_moves(submission_ids)
+        return moves.apply_moves(settings(), submission_ids)
     except OperationalError:
         raise
     except Exception:
@@ -87,7 +89,7 @@ def _apply(submission_ids: list[int]) -> list[int]:
 def send_now(outbox_ids: list[int]) -> None:
     """Send freshly written outbox rows from the current task; failures go to `send_email`."""
     try:
-        deliveries = service.send_outboxes(outbox_ids)
+        deliveries = delivery.send_outboxes(settings(), outbox_ids)
     except Exception:
         # The moves are committed; emails that could not all be tried (database trouble) are
         # handed to their own tasks (a row already sent is skipped there), and the sweep backs
@@ -96,11 +98,11 @@ def send_now(outbox_ids: list[int]) -> None:
         log.warning("outbox %s: inline send failed; queued", outbox_ids, exc_info=True)
         dispatch.send_emails_later(outbox_ids)
         return
-    for outbox_id, delivery in deliveries.items():
-        if delivery.status == "retry":
-            log.warning("outbox %s: not sent; retrying in %ss", outbox_id, delivery.retry_in)
-            dispatch.retry_email_later(outbox_id, delivery.retry_in)
-        elif delivery.status == "failed":
+    for outbox_id, sent in deliveries.items():
+        if sent.status == "retry":
+            log.warning("outbox %s: not sent; retrying in %ss", outbox_id, sent.retry_in)
+            dispatch.retry_email_later(outbox_id, sent.retry_in)
+        elif sent.status == "failed":
             log.error("outbox %s: giving up after repeated failures", outbox_id)
 
 
@@ -118,17 +120,17 @@ def send_emails(requests: list[SimpleRequest]) -> None:
 def send_email(self: Task, outbox_id: int) -> None:
     """Send one outbox row; on failure retry with the backoff the service chose (retries, and
     messages from clients that queue single rows)."""
-    delivery = service.send_outbox(outbox_id)
-    if delivery.status == "retry" and not self.request.is_eager:
-        raise self.retry(countdown=delivery.retry_in)
-    if delivery.status == "failed":
+    outcome = delivery.send_outbox(settings(), outbox_id)
+    if outcome.status == "retry" and not self.request.is_eager:
+        raise self.retry(countdown=outcome.retry_in)
+    if outcome.status == "failed":
         log.error("outbox %s: giving up after repeated failures", outbox_id)
 
 
 @shared_task(name="workers.tasks.sweep")
 def sweep() -> None:
     """Re-enqueue submissions and emails the queue lost or has not run for a while."""
-    found = service.sweep()
+    found = sweeping.sweep(settings())
     for submission_id in found.submission_ids:
         dispatch.apply_move_later(submission_id)
     dispatch.send_emails_later(found.outbox_ids)

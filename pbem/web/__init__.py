@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from flask import Flask
 
-from pbem.web import api, boardkit, dashboard, invite, outbox, pages_errors, play, start
+from pbem.web import (
+    api,
+    board_scripts,
+    boardkit,
+    dashboard,
+    errors,
+    invite,
+    outbox,
+    play,
+    start,
+)
 
 
 def register_blueprints(app: Flask) -> None:
-    # boardkit and dashboard are the interactive pages (issue 5): click-to-move, live refresh,
-    # replay, the player's dashboard; the plain form of `play` keeps working without them.
-    for module in (start, invite, play, api, outbox, boardkit, dashboard):
+    # boardkit adds click-to-move, live refresh and replay to the game page; its plain form in
+    # `play` works without them.
+    for module in (start, invite, play, api, outbox, boardkit, board_scripts, dashboard):
         app.register_blueprint(module.bp)
-    pages_errors.register(app)
+    errors.register(app)

@@ -1,59 +1,36 @@
 """The JSON API: the same operations as the pages, authenticated by the same seat tokens.
 
 Send the seat token as `Authorization: Bearer <token>` or `?token=`. Errors are
-`{"error": code, "message": text}` with a fitting status.
+`{"error": code, "message": text}` with a fitting status (`pbem.web.errors`).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
-from werkzeug.wrappers import Response
+from flask import Blueprint, Response, jsonify, request
 
-from pbem import dispatch, links, service
-from pbem.extensions import db
-from pbem.models import Seat, Submission
-from pbem.web.pages_errors import json_error
-from pbem.web.play import seat_of_game
+from pbem import dispatch, games
+from pbem.domain import moves, views
+from pbem.domain.errors import GameNotStarted, NoSuchPosition, ServiceError
+from pbem.models import INVITING, Game
+from pbem.web.access import claims_for, seat_for, submission_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def _token() -> str:
-    header = request.headers.get("Authorization", "")
-    scheme, _, value = header.partition(" ")
-    if scheme.lower() == "bearer" and value.strip():
-        return value.strip()
-    return request.args.get("token", "")
-
-
-def _seat(game_id: str) -> Seat:
-    _claims(game_id)
-    return seat_of_game(_token(), game_id)
-
-
-def _claims(game_id: str) -> links.LinkClaims:
-    """The claims of the request's seat token for this game; revocation is checked later."""
-    if not _token():
-        raise links.ForgedLink(
-            "No token was sent: pass your seat token as 'Authorization: Bearer <token>' or "
-            "'?token=<token>'."
-        )
-    claims = service.read_claims(_token(), links.SEAT)
-    if claims.game_id != game_id:
-        raise links.WrongLink("This link belongs to another game.")
-    return claims
+class BadRequest(ServiceError):
+    code = "bad_request"
 
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Response:
-    seat = _seat(game_id)
-    pic = service.picture(seat)
+    seat = seat_for(game_id)
+    pic = views.picture(seat)
     state = pic.state
     return jsonify(
         game=pic.game.id,
         engine=pic.game.engine,
         title=pic.title,
-        options=pic.game.options,
+        options=seat.game.options,
         status=pic.game.status,
         ply=pic.game.ply,
         to_move=pic.game.to_move,
@@ -61,15 +38,14 @@ def game(game_id: str) -> Response:
         your_turn=pic.your_turn,
         players=[{"seat": i, "email": name} for i, name in enumerate(pic.names)],
         scores=state.scores() if state is not None else None,
-        outcome=pic.game.outcome,
+        outcome=seat.game.outcome,
         view=state.view(seat.seat) if state is not None else None,
     )
 
 
 @bp.get("/games/<game_id>/legal")
 def legal(game_id: str) -> Response:
-    seat = _seat(game_id)
-    pic = service.picture(seat, recent=0)
+    pic = views.picture(seat_for(game_id), recent=0)
     return jsonify(
         ply=pic.game.ply, to_move=pic.game.to_move, your_turn=pic.your_turn, moves=pic.legal_moves()
     )
@@ -77,13 +53,12 @@ def legal(game_id: str) -> Response:
 
 @bp.get("/games/<game_id>/history")
 def history(game_id: str) -> Response:
-    seat = _seat(game_id)
-    moves = service.history(seat.game)
+    seat = seat_for(game_id)
     return jsonify(
         ply=seat.game.ply,
         moves=[
             {"ply": m.ply, "seat": m.seat, "move": m.move, "at": m.created_at.isoformat() + "Z"}
-            for m in moves
+            for m in views.history(seat.game)
         ],
     )
 
@@ -92,26 +67,21 @@ def history(game_id: str) -> Response:
 def submit(game_id: str) -> tuple[Response, int]:
     # The claims only: submit_move checks them against the seat in the statement that reads the
     # game, so a move costs one read and one insert.
-    claims = _claims(game_id)
+    claims = claims_for(game_id)
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not isinstance(body.get("move"), str):
-        return json_error("bad_request", 'Send JSON: {"move": "...", "ply": N}.', 400)
+        raise BadRequest('Send JSON: {"move": "...", "ply": N}.')
     ply = body.get("ply")
     if not isinstance(ply, int) or isinstance(ply, bool):
-        return json_error(
-            "bad_request", "'ply' must be the game's ply number (GET the game for it).", 400
-        )
-    submission_id = service.submit_move(claims, body["move"], ply)
+        raise BadRequest("'ply' must be the game's ply number (GET the game for it).")
+    submission_id = moves.submit_move(claims, body["move"], ply)
     dispatch.apply_move_later(submission_id)
     return jsonify(submission=submission_id, status="pending"), 202
 
 
 @bp.get("/submissions/<int:submission_id>")
 def submission(submission_id: int) -> Response:
-    seat = service.seat_for_token(_token(), links.SEAT)
-    row = db.session.get(Submission, submission_id)
-    if row is None or row.game_id != seat.game_id or row.seat != seat.seat:
-        raise service.NotFound("There is no such submission for your seat.")
+    row = submission_for(seat_for(), submission_id)
     return jsonify(
         submission=row.id,
         game=row.game_id,
@@ -123,3 +93,58 @@ def submission(submission_id: int) -> Response:
         created_at=row.created_at.isoformat() + "Z",
         applied_at=row.applied_at.isoformat() + "Z" if row.applied_at else None,
     )
+
+
+@bp.get("/games/<game_id>/record")
+def record(game_id: str) -> Response:
+    """The game record: everything needed to replay it elsewhere (options, seed, players, moves)."""
+    seat = seat_for(game_id)
+    response = jsonify(views.game_record(seat.game))
+    response.headers["Content-Disposition"] = f'attachment; filename="pbem-{game_id}.json"'
+    return response
+
+
+@bp.get("/games/<game_id>/board.svg")
+def board_svg(game_id: str) -> Response:
+    """The seat's current board as an SVG document."""
+    seat = seat_for(game_id)
+    state = _started(seat.game)
+    svg = views.engine(seat.game).render_svg(state, seat.seat, views.names(seat.game))
+    response = Response(svg, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/games/<game_id>/positions/<int:ply>")
+def position(game_id: str, ply: int) -> Response:
+    """The position after `ply` moves as this seat saw it then: SVG, move, who moved, scores."""
+    seat = seat_for(game_id)
+    game = seat.game
+    _started(game)
+    state = views.position_after(game, ply) if 0 <= ply <= game.ply else None
+    if state is None:
+        raise NoSuchPosition(f"The game has no position after move {ply}.")
+    last = views.history(game)[ply - 1] if ply > 0 else None
+    who = views.names(game)
+    response = jsonify(
+        ply=ply,
+        plies=game.ply,
+        move=last.move if last else None,
+        by=who[last.seat] if last else None,
+        to_move=state.to_move,
+        scores=state.scores(),
+        svg=views.engine(game).render_svg(state, seat.seat, who),
+    )
+    # A past position never changes: let the browser keep it.
+    if ply < game.ply:
+        response.headers["Cache-Control"] = "private, max-age=86400"
+    return response
+
+
+def _started(game: Game) -> games.State:
+    state = views.load_state(game)
+    if state is None or game.status == INVITING:
+        raise GameNotStarted(
+            "The game has not started yet: it starts when every invited player has accepted."
+        )
+    return state

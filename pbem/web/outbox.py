@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 
 from pbem import mail
-from pbem.app import settings
+from pbem.extensions import settings
 
 bp = Blueprint("outbox", __name__)
 

@@ -1,31 +1,31 @@
-"""The game page of one seat, move confirmation by POST, submission status, the game record."""
+"""The game page of one seat, move confirmation by POST, submission status."""
 
 from __future__ import annotations
 
 import re
 
-from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from pbem import dispatch, links, service
-from pbem.extensions import db
-from pbem.models import Seat, Submission
-from pbem.web import boardkit
-from pbem.web.pages_errors import error_page
+from pbem import dispatch
+from pbem.domain import moves, views
+from pbem.domain.errors import GameOver, MoveRefused, NotYourTurn, StalePly
+from pbem.models import Seat
+from pbem.web.access import claims_for, seat_for, submission_for
+from pbem.web.errors import error_page
 
 bp = Blueprint("play", __name__)
 
 
 @bp.get("/play/<token>")
 def page(token: str) -> str:
-    seat = service.seat_for_token(token, links.SEAT)
-    return game_page(seat, token)
+    return game_page(seat_for(token=token), token)
 
 
 @bp.post("/play/<token>")
 def submit(token: str) -> Response | tuple[str, int]:
-    claims = service.read_claims(token, links.SEAT)
+    claims = claims_for(token=token)
     move = request.form.get("move_text", "").strip() or request.form.get("move", "")
     try:
         ply = int(request.form["ply"])
@@ -38,11 +38,10 @@ def submit(token: str) -> Response | tuple[str, int]:
             back=url_for("play.page", token=token),
         )
     try:
-        submission_id = service.submit_move(claims, move, ply)
-    except service.MoveRefused as exc:
-        seat = service.seat_for_token(token, links.SEAT)
-        return game_page(seat, token, error=exc.message, typed=move), exc.status
-    except (service.StalePly, service.NotYourTurn, service.GameOver) as exc:
+        submission_id = moves.submit_move(claims, move, ply)
+    except MoveRefused as exc:
+        return game_page(seat_for(token=token), token, error=exc.message, typed=move), exc.status
+    except (StalePly, NotYourTurn, GameOver) as exc:
         return error_page(exc.code, exc.message, exc.status, back=url_for("play.page", token=token))
     dispatch.apply_move_later(submission_id)
     return redirect(url_for("play.submission", submission_id=submission_id, token=token), 303)
@@ -50,38 +49,27 @@ def submit(token: str) -> Response | tuple[str, int]:
 
 @bp.get("/submission/<int:submission_id>")
 def submission(submission_id: int) -> str:
-    token = request.args.get("token", "")
-    seat = service.seat_for_token(token, links.SEAT)
-    row = db.session.get(Submission, submission_id)
-    if row is None or row.game_id != seat.game_id or row.seat != seat.seat:
-        # Someone else's submission looks the same as a missing one.
-        raise service.NotFound("There is no such move submission for your seat.")
+    seat = seat_for()
+    row = submission_for(seat, submission_id)
     return render_template(
         "pages/submission.html",
         submission=row,
         game=seat.game,
-        title=service.engine(seat.game).title,
-        pic=service.picture(seat),
-        token=token,
+        title=views.engine(seat.game).title,
+        pic=views.picture(seat),
+        token=request.args.get("token", ""),
     )
 
 
 @bp.get("/games/<game_id>/record.json")
-def record(game_id: str) -> Response:
-    seat = seat_of_game(request.args.get("token", ""), game_id)
-    # One record for the page link and the API: options, seed, players and moves.
-    return jsonify(boardkit.game_record(seat.game))
-
-
-def seat_of_game(token: str, game_id: str) -> Seat:
-    seat = service.seat_for_token(token, links.SEAT)
-    if seat.game_id != game_id:
-        raise links.WrongLink("This link belongs to another game.")
-    return seat
+def old_record(game_id: str) -> Response:
+    """The game record's former address: it lives in the API now."""
+    query = f"?{request.query_string.decode()}" if request.query_string else ""
+    return redirect(url_for("api.record", game_id=game_id) + query, 308)
 
 
 def game_page(seat: Seat, token: str, error: str | None = None, typed: str = "") -> str:
-    pic = service.picture(seat)
+    pic = views.picture(seat)
     legal = pic.legal_moves()
     return render_template(
         "pages/play.html",
@@ -110,10 +98,11 @@ def group_moves(moves: list[str]) -> list[tuple[str, list[str]]]:
     return list(groups.items())
 
 
-def board_svg(pic: service.SeatPicture) -> Markup | None:
+def board_svg(pic: views.SeatPicture) -> Markup | None:
+    """The seat's board as inline SVG (trusted: drawn by our own renderers, which escape text)."""
     if pic.state is None:
         return None
-    svg = service.engine(pic.game).render_svg(pic.state, pic.seat.seat)
+    svg = views.engine(pic.game).render_svg(pic.state, pic.seat.seat, pic.names)
     # Inline SVG must not carry an XML prolog or doctype.
     svg = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)
     svg = re.sub(r"^\s*<!DOCTYPE[^>]*>\s*", "", svg)

@@ -7,9 +7,10 @@ import re
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem import dispatch, games, service
-from pbem.app import settings
-from pbem.extensions import db
+from pbem import dispatch, games
+from pbem.domain import starting, views
+from pbem.domain.errors import SetupError
+from pbem.extensions import db, settings
 from pbem.models import Game
 
 bp = Blueprint("start", __name__)
@@ -54,8 +55,8 @@ def create() -> Response | tuple[str, int]:
     options = {option: request.form[option] for option in game.options if request.form.get(option)}
     emails = [e for e in re.split(r"[\s,;]+", request.form.get("emails", "")) if e]
     try:
-        created = service.create_game(game.name, options, emails)
-    except service.SetupError as exc:
+        created = starting.create_game(settings(), game.name, options, emails)
+    except SetupError as exc:
         return _form(game.name, exc.message, 400)
     dispatch.send_emails_later(created.outbox_ids)
     return redirect(url_for("start.created", game_id=created.game_id), 303)
@@ -67,7 +68,7 @@ def created(game_id: str) -> str:
     return render_template(
         "pages/created.html",
         game=game,
-        title=service.engine(game).title,
+        title=views.engine(game).title,
         players=len(game.seats),
         embedded=settings().mail_to_files,
     )

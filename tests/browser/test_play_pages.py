@@ -7,7 +7,9 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from pbem import dispatch, games, service
+from pbem import dispatch, games
+from pbem.domain import starting
+from pbem.extensions import settings
 from tests.browser.conftest import Server
 from tests.browser.flows import PHONE, Player, confirm, join, open_game, save, start_game
 
@@ -249,7 +251,8 @@ def test_marram_turn_place_rotate_boot_flip(
 ) -> None:
     seed, placement, flip = _marram_seed()
     with server.app.app_context():
-        created = service.create_game("marram", {"variant": "classic"}, EMAILS, seed=seed)
+        options = {"variant": "classic"}
+        created = starting.create_game(settings(), "marram", options, EMAILS, seed=seed)
         dispatch.send_emails_later(created.outbox_ids)
     players = players_by_seat(server, browser, "marram", phone_for=EMAILS[1])
     first = players[0]
@@ -347,7 +350,8 @@ def test_marram_animals_fork_and_bet(server: Server, browser: Browser, screensho
         if " fork " in m and " bet " in m
     )
     with server.app.app_context():
-        created = service.create_game("marram", {"variant": "animals"}, EMAILS, seed=seed)
+        options = {"variant": "animals"}
+        created = starting.create_game(settings(), "marram", options, EMAILS, seed=seed)
         dispatch.send_emails_later(created.outbox_ids)
     players = players_by_seat(server, browser, "marram")
     page = players[0].page

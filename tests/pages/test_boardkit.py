@@ -50,8 +50,10 @@ def test_board_svg_refuses_a_bad_token(client: FlaskClient) -> None:
     response = client.get(f"/api/games/{game.id}/board.svg?token=nonsense")
     assert response.status_code == 403
     assert response.json is not None and response.json["error"] == "bad_token"
+    # No token at all is refused like a forged one: one error for both, as the README says.
     response = client.get(f"/api/games/{game.id}/board.svg")
-    assert response.status_code == 401
+    assert response.status_code == 403
+    assert response.json is not None and response.json["error"] == "bad_token"
 
 
 def test_board_svg_refuses_another_games_token(client: FlaskClient) -> None:

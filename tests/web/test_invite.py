@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from pbem import service
-from pbem.extensions import db
+from pbem.domain import rotation
+from pbem.extensions import db, settings
 from pbem.models import Game
 from tests.web.flow import create, links_in, mails
 
@@ -50,7 +50,7 @@ def test_an_invitation_withdrawn_by_a_rotation_is_refused_and_takes_no_seat(
     invitation = mails(kind="invite")[0]
     path = links_in(invitation, "invite")[0]
     seat = next(s for s in game.seats if s.player.email == invitation.to)
-    service.rotate_seat_links(game.id, seat.seat, notify=False)
+    rotation.rotate_seat_links(settings(), game.id, seat.seat, notify=False)
 
     response = client.post(path)
 

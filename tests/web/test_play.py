@@ -97,7 +97,8 @@ def test_a_form_without_ply_is_refused(client: FlaskClient) -> None:
 
 
 def test_forged_revoked_and_expired_links(client: FlaskClient, monkeypatch) -> None:
-    from pbem import service
+    from pbem.domain import rotation
+    from pbem.extensions import settings
 
     game = start(client)
     link = turn_link(game)
@@ -110,7 +111,7 @@ def test_forged_revoked_and_expired_links(client: FlaskClient, monkeypatch) -> N
         expired = client.get(link)
     assert expired.status_code == 403 and "This link has expired" in expired.text
 
-    service.rotate_seat_links(game.id, _to_move(game))
+    rotation.rotate_seat_links(settings(), game.id, _to_move(game))
     revoked = client.post(link, data={"move": "1", "ply": 0})
     assert revoked.status_code == 403 and "withdrawn" in revoked.text
     assert _ply(game) == 0 and Submission.query.count() == 0
@@ -158,7 +159,7 @@ def test_the_game_record(client: FlaskClient) -> None:
     link = turn_link(game)
     client.post(link, data={"move": "3", "ply": 0})
     token = link.split("/play/")[1]
-    record = client.get(f"/games/{game.id}/record.json?token={token}").get_json()
+    record = client.get(f"/api/games/{game.id}/record?token={token}").get_json()
     assert record["game"] == game.id and record["engine"] == "countdown"
     assert [m["move"] for m in record["moves"]] == ["3"]
-    assert client.get(f"/games/other/record.json?token={token}").status_code == 403
+    assert client.get(f"/api/games/other/record?token={token}").status_code == 403

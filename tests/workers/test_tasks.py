@@ -9,7 +9,8 @@ from celery import Celery
 from celery.exceptions import Retry
 from flask import Flask
 
-from pbem import service
+from pbem.domain import delivery, moves
+from pbem.domain.delivery import Delivery
 from workers import tasks
 
 
@@ -41,14 +42,14 @@ def batch(*submission_ids: int) -> list[SimpleNamespace]:
 
 def test_a_task_runs_inside_the_app_context(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = []
-    monkeypatch.setattr(service, "apply_moves", lambda ids: seen.append(list(ids)) or [])
+    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: seen.append(list(ids)) or [])
     app.extensions["celery"].tasks["workers.tasks.apply_move"].delay(5)
     assert seen == [[5]]  # in-process, each message is a batch of its own
 
 
 def test_apply_move_plays_a_batch_in_one_call(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = []
-    monkeypatch.setattr(service, "apply_moves", lambda ids: seen.append(list(ids)) or [])
+    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: seen.append(list(ids)) or [])
     tasks.apply_move.run(batch(5, 9, 7))
     assert seen == [[5, 9, 7]]
 
@@ -60,11 +61,11 @@ def test_a_batch_the_database_refuses_is_retried_then_left_to_the_sweep(
 
     calls = []
 
-    def down(ids: list[int]) -> list[int]:
+    def down(config: object, ids: list[int]) -> list[int]:
         calls.append(ids)
         raise OperationalError("select", {}, Exception("server closed the connection"))
 
-    monkeypatch.setattr(service, "apply_moves", down)
+    monkeypatch.setattr(moves, "apply_moves", down)
     monkeypatch.setattr(tasks, "DB_RETRY_SECONDS", 0.0)
     tasks.apply_move.run(batch(5))  # no exception: the messages are done, the rows stay pending
     assert len(calls) == tasks.DB_ATTEMPTS
@@ -73,7 +74,7 @@ def test_a_batch_the_database_refuses_is_retried_then_left_to_the_sweep(
 def test_send_email_retries_with_the_services_backoff(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service, "send_outbox", lambda i: service.Delivery("retry", 40))
+    monkeypatch.setattr(delivery, "send_outbox", lambda config, i: Delivery("retry", 40))
     calls = []
 
     def fake_retry(countdown: int) -> Retry:
@@ -87,12 +88,12 @@ def test_send_email_retries_with_the_services_backoff(
 
 
 def test_apply_move_sends_its_emails_itself(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service, "apply_moves", lambda ids: [7, 8])
+    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: [7, 8])
     sent = []
     monkeypatch.setattr(
-        service,
+        delivery,
         "send_outboxes",
-        lambda ids: {i: sent.append(i) or service.Delivery("sent") for i in ids},
+        lambda config, ids: {i: sent.append(i) or Delivery("sent") for i in ids},
     )
     queued = []
     monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
@@ -105,9 +106,9 @@ def test_a_failed_inline_send_is_left_to_send_email_with_the_backoff(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.extensions["celery"].conf.task_always_eager = False
-    monkeypatch.setattr(service, "apply_moves", lambda ids: [7, 8])
-    results = {7: service.Delivery("retry", 40), 8: service.Delivery("sent")}
-    monkeypatch.setattr(service, "send_outboxes", lambda ids: {i: results[i] for i in ids})
+    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: [7, 8])
+    results = {7: Delivery("retry", 40), 8: Delivery("sent")}
+    monkeypatch.setattr(delivery, "send_outboxes", lambda config, ids: {i: results[i] for i in ids})
     queued = []
     monkeypatch.setattr(tasks.send_email, "apply_async", lambda *a, **k: queued.append((a, k)))
     tasks.apply_move.run(batch(5))
@@ -119,11 +120,11 @@ def test_an_inline_send_that_cannot_start_is_queued(
 ) -> None:
     app.extensions["celery"].conf.task_always_eager = False
 
-    def broken(outbox_ids: list[int]) -> dict[int, service.Delivery]:
+    def broken(config: object, outbox_ids: list[int]) -> dict[int, Delivery]:
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(service, "apply_moves", lambda ids: [7])
-    monkeypatch.setattr(service, "send_outboxes", broken)
+    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: [7])
+    monkeypatch.setattr(delivery, "send_outboxes", broken)
     queued = []
     monkeypatch.setattr(tasks.send_emails, "apply_async", lambda *a, **k: queued.append((a, k)))
     tasks.apply_move.run(batch(5))
@@ -135,9 +136,9 @@ def test_send_emails_sends_a_batch_over_one_connection(
 ) -> None:
     calls = []
     monkeypatch.setattr(
-        service,
+        delivery,
         "send_outboxes",
-        lambda ids: calls.append(list(ids)) or {i: service.Delivery("sent") for i in ids},
+        lambda config, ids: calls.append(list(ids)) or {i: Delivery("sent") for i in ids},
     )
     tasks.send_emails.run(batch(9, 4, 9))
     assert calls == [[4, 9]]  # a row queued twice is sent once
@@ -148,12 +149,12 @@ def test_one_submission_that_breaks_a_batch_does_not_hold_back_the_others(
 ) -> None:
     applied = []
 
-    def apply_moves(ids: list[int]) -> list[int]:
+    def apply_moves(config: object, ids: list[int]) -> list[int]:
         if 7 in ids:
             raise RuntimeError("a bug in a mail template")
         applied.extend(ids)
         return []
 
-    monkeypatch.setattr(service, "apply_moves", apply_moves)
+    monkeypatch.setattr(moves, "apply_moves", apply_moves)
     tasks.apply_move.run(batch(5, 7, 9))
     assert applied == [5, 9]

@@ -1,12 +1,13 @@
-"""Error pages: every refusal says what happened and what to do, with a fitting HTTP status."""
+"""Refusals, rendered in one place: JSON `{"error": code, "message": text}` under `/api/`, a page
+that says what happened and what to do everywhere else."""
 
 from __future__ import annotations
 
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from pbem.domain.errors import ServiceError
 from pbem.links import LinkError
-from pbem.service import ServiceError
 
 TITLES = {
     "bad_token": "This link is not valid",
@@ -28,23 +29,20 @@ def error_page(code: str, message: str, status: int, **context: object) -> tuple
     return html, status
 
 
-def json_error(code: str, message: str, status: int) -> tuple[Response, int]:
-    return jsonify(error=code, message=message), status
+def refusal(code: str, message: str, status: int) -> tuple[Response | str, int]:
+    """The answer to a refused request: JSON for the API, a page otherwise."""
+    if request.path.startswith("/api/"):
+        return jsonify(error=code, message=message), status
+    return error_page(code, message, status)
 
 
 def register(app: Flask) -> None:
     @app.errorhandler(LinkError)
     @app.errorhandler(ServiceError)
-    def refused(exc: LinkError | ServiceError) -> tuple[object, int]:
-        if request.path.startswith("/api/") or request.path.endswith(".json"):
-            return json_error(exc.code, exc.message, exc.status)
-        return error_page(exc.code, exc.message, exc.status)
+    def refused(exc: LinkError | ServiceError) -> tuple[Response | str, int]:
+        return refusal(exc.code, exc.message, exc.status)
 
     @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException) -> tuple[object, int]:
+    def http_error(exc: HTTPException) -> tuple[Response | str, int]:
         status = exc.code or 500
-        message = exc.description or exc.name
-        code = exc.name.lower().replace(" ", "_")
-        if request.path.startswith("/api/") or request.path.endswith(".json"):
-            return json_error(code, message, status)
-        return error_page(code, message, status)
+        return refusal(exc.name.lower().replace(" ", "_"), exc.description or exc.name, status)

@@ -1,0 +1,88 @@
+"""Who a token speaks for: its claims checked against the seat or player as stored.
+
+The signature and age are checked by `pbem.links`; here the seat it names must exist, belong to
+the player it names, and carry the nonce it was signed with (a rotation revokes older links).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Protocol
+
+from sqlalchemy import select
+from sqlalchemy.orm import joinedload
+
+from pbem import links
+from pbem.config import Settings
+from pbem.extensions import db
+from pbem.models import Player, Seat
+
+# Sign-in links name the player alone: nothing to rotate, so they live a short time.
+SIGNIN_MAX_AGE_DAYS = 7
+
+
+def read_claims(config: Settings, token: str, purpose: str) -> links.LinkClaims:
+    """The claims of a genuine, unexpired token for `purpose`; revocation is checked later."""
+    return links.read_token(
+        config.signing_key, token, purpose, max_age_seconds=config.link_max_age_days * 86400
+    )
+
+
+class StoredSeat(Protocol):
+    @property
+    def player_id(self) -> int: ...
+
+    @property
+    def nonce(self) -> str: ...
+
+
+def check_claims(claims: links.LinkClaims, seat: StoredSeat | None) -> None:
+    """Refuse claims naming a seat that is not there, or issued before its links were rotated."""
+    if seat is None or seat.player_id != claims.player_id:
+        raise links.ForgedLink("This link names a game or seat that does not exist.")
+    if not secrets.compare_digest(seat.nonce, claims.nonce):
+        raise links.RevokedLink(
+            "This link has been withdrawn: newer links were sent for your seat. Use the link "
+            "in your most recent email from this game."
+        )
+
+
+def seat_for_claims(claims: links.LinkClaims) -> Seat:
+    """The stored seat genuine claims speak for; links.LinkError when it is gone or rotated."""
+    seat = db.session.execute(
+        select(Seat)
+        .options(joinedload(Seat.game))  # every caller goes on to the game: one round trip
+        .where(Seat.game_id == claims.game_id, Seat.seat == claims.seat)
+        # The nonce must be read fresh: a seat cached in this session may predate a rotation.
+        .execution_options(populate_existing=True)
+    ).scalar_one_or_none()
+    check_claims(claims, seat)
+    assert seat is not None
+    return seat
+
+
+def seat_for_token(config: Settings, token: str, purpose: str) -> Seat:
+    """The seat a genuine, current token speaks for; links.LinkError otherwise."""
+    return seat_for_claims(read_claims(config, token, purpose))
+
+
+def signin_token(config: Settings, player: Player) -> str:
+    # No game and no seat: the claims name the player alone.
+    claims = links.LinkClaims(links.SIGNIN, "", -1, player.id, "")
+    return links.make_token(config.signing_key, claims)
+
+
+def player_for_token(config: Settings, token: str) -> Player:
+    """The player a seat, invitation or sign-in link speaks for; links.LinkError otherwise."""
+    for purpose in (links.SEAT, links.INVITE):
+        try:
+            return seat_for_token(config, token, purpose).player
+        except links.WrongLink:
+            continue
+    claims = links.read_token(
+        config.signing_key, token, links.SIGNIN, max_age_seconds=SIGNIN_MAX_AGE_DAYS * 86400
+    )
+    player = db.session.get(Player, claims.player_id)
+    if player is None:
+        raise links.ForgedLink("This link names a player who does not exist.")
+    return player

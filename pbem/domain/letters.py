@@ -1,0 +1,94 @@
+"""Each kind of email pbem writes, as a function that gathers its template's context.
+
+The templates are `templates/mail/<kind>.{subject,txt,html}`; `pbem.domain.outbox.write_letters`
+renders and stores what these return.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem import games, links
+from pbem.config import Settings
+from pbem.domain.access import SIGNIN_MAX_AGE_DAYS
+from pbem.domain.outbox import Letter
+from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine
+from pbem.models import Game
+
+Recent = list[tuple[int, str, str]]
+
+
+def _about(game: Game | GameFacts, seat: SeatInfo, kind: str, **context: Any) -> Letter:
+    """A letter to one seat about its game; every game template has these names to hand."""
+    context.update(game=game, seat=seat, title=engine(game).title, to=seat.email)
+    return Letter(seat.email, kind, game, context)
+
+
+def _seat_links(config: Settings, seat: SeatInfo) -> dict[str, str]:
+    """`link` to the seat's game page and `games_link` to all the player's games."""
+    link, games_link = links.seat_urls(config, seat)
+    return {"link": link, "games_link": games_link}
+
+
+def invitation(
+    config: Settings, game: Game, seat: SeatInfo, creator: str, names: list[str]
+) -> Letter:
+    return _about(
+        game,
+        seat,
+        "invite",
+        creator=creator,
+        names=names,
+        options=game.options,
+        link=links.invite_url(config, seat),
+    )
+
+
+def started(
+    config: Settings, game: GameFacts, seat: SeatInfo, state: games.State, who: list[str]
+) -> Letter:
+    pic = SeatPicture(game, seat, state, who)
+    return _about(game, seat, "started", pic=pic, **_seat_links(config, seat))
+
+
+def turn(
+    config: Settings,
+    game: GameFacts,
+    seat: SeatInfo,
+    state: games.State,
+    who: list[str],
+    recent: Recent,
+    again: bool = False,
+) -> Letter:
+    pic = SeatPicture(game, seat, state, who, recent)
+    return _about(game, seat, "turn", pic=pic, again=again, **_seat_links(config, seat))
+
+
+def results(
+    config: Settings,
+    game: GameFacts,
+    seats: list[SeatInfo],
+    state: games.State,
+    who: list[str],
+    recent: Recent,
+) -> list[Letter]:
+    return [
+        _about(
+            game,
+            seat,
+            "result",
+            pic=SeatPicture(game, seat, state, who, recent),
+            outcome=state.outcome,
+            **_seat_links(config, seat),
+        )
+        for seat in seats
+    ]
+
+
+def new_links(config: Settings, game: Game, seat: SeatInfo, invited: bool) -> Letter:
+    link = links.invite_url(config, seat) if invited else links.seat_url(config, seat)
+    return _about(game, seat, "links", link=link, invited=invited)
+
+
+def signin(to: str, link: str) -> Letter:
+    return Letter(to, "signin", None, {"link": link, "days": SIGNIN_MAX_AGE_DAYS})

@@ -1,0 +1,131 @@
+"""The outbox: every email pbem sends is a row written here, in the transaction of the change it
+reports (a move, an invitation, a sign-in request), and sent later by `pbem.domain.delivery`.
+
+Each kind of mail is `templates/mail/<kind>.subject`, `.txt` and `.html`; `write_letters` is the
+one function that renders them and stores the rows, threading each game's mail together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Protocol
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy import Connection, bindparam, insert, select
+
+from pbem import mail, resources
+from pbem.config import Settings
+from pbem.models import PENDING, OutboxMessage, utcnow
+
+
+class Thread(Protocol):
+    """The game a letter is about: its mail threads under the game's root Message-ID."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def thread_message_id(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Letter:
+    """One email to write: its kind names the templates, `context` fills them."""
+
+    to: str
+    kind: str
+    game: Thread | None  # None for mail about no game (sign-in)
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+
+@cache
+def _templates() -> Environment:
+    # The mail templates need nothing of Flask (no request, session or url_for), so a worker
+    # renders them with a plain Jinja environment: HTML escaped, text and subjects as written.
+    return Environment(
+        loader=FileSystemLoader(str(resources.templates_dir())),
+        autoescape=select_autoescape(["html"], default_for_string=False),
+    )
+
+
+def render(kind: str, context: Mapping[str, Any]) -> tuple[str, str, str]:
+    """The subject, plain text and HTML of a `templates/mail/<kind>` message."""
+    env = _templates()
+    subject = env.get_template(f"mail/{kind}.subject").render(context)
+    return (
+        " ".join(subject.split()),
+        env.get_template(f"mail/{kind}.txt").render(context),
+        env.get_template(f"mail/{kind}.html").render(context),
+    )
+
+
+_INSERT_OUTBOX = insert(OutboxMessage).returning(OutboxMessage.id)
+_LAST_MESSAGE_IDS = (
+    select(OutboxMessage.game_id, OutboxMessage.to, OutboxMessage.message_id)
+    .where(OutboxMessage.game_id.in_(bindparam("game_ids", expanding=True)))
+    .order_by(OutboxMessage.id)
+)
+
+
+def last_message_ids(conn: Connection, game_ids: Iterable[str]) -> dict[str, dict[str, str]]:
+    """For each game, the last Message-ID each address got in it."""
+    found: dict[str, dict[str, str]] = {}
+    wanted = sorted(set(game_ids))
+    if wanted:
+        for row in conn.execute(_LAST_MESSAGE_IDS, {"game_ids": wanted}):
+            found.setdefault(row.game_id, {})[row.to] = row.message_id
+    return found
+
+
+def write_letters(
+    conn: Connection,
+    config: Settings,
+    letters: Sequence[Letter],
+    previous: dict[str, dict[str, str]] | None = None,
+) -> list[int]:
+    """Render `letters` and store them as pending outbox rows, in the caller's transaction.
+
+    Returns the new rows' ids, for the caller to hand to the mail task after its commit. Each
+    letter about a game is threaded after the last message its address got in that game
+    (`previous`: game -> address -> Message-ID, read here when not given, and updated); the
+    game's root Message-ID heads every chain, so a mail client shows a game as one conversation.
+    """
+    if not letters:
+        return []
+    if previous is None:
+        previous = last_message_ids(conn, (x.game.id for x in letters if x.game is not None))
+    now = utcnow()
+    rows = []
+    for letter in letters:
+        subject, text, html = render(letter.kind, letter.context)
+        if letter.game is None:
+            message_id = mail.new_message_id(letter.kind, config.mail_from)
+            in_reply_to = references = None
+        else:
+            root = letter.game.thread_message_id
+            chain = previous.setdefault(letter.game.id, {})
+            before = chain.get(letter.to)
+            message_id = mail.new_message_id(letter.game.id, config.mail_from)
+            chain[letter.to] = message_id
+            in_reply_to = before or root
+            references = f"{root} {before}" if before else root
+        rows.append(
+            {
+                "game_id": letter.game.id if letter.game is not None else None,
+                "kind": letter.kind,
+                "to": letter.to,
+                "subject": subject,
+                "text": text,
+                "html": html,
+                "message_id": message_id,
+                "in_reply_to": in_reply_to,
+                "references": references,
+                "status": PENDING,
+                "attempts": 0,
+                "next_attempt_at": now,
+                "created_at": now,
+            }
+        )
+    return list(conn.execute(_INSERT_OUTBOX, rows).scalars())

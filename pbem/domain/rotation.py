@@ -1,0 +1,32 @@
+"""Revoking links: a seat's nonce replaced, so every link signed with the old one is refused."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from pbem.config import Settings
+from pbem.domain import letters
+from pbem.domain.errors import NotFound
+from pbem.domain.outbox import write_letters
+from pbem.domain.views import SeatInfo
+from pbem.extensions import db
+from pbem.models import INVITING, Seat, new_nonce
+
+
+def rotate_seat_links(
+    config: Settings, game_id: str, seat_index: int, notify: bool = True
+) -> list[int]:
+    """Revoke every link of one seat; with `notify`, email the player a fresh one."""
+    seat = db.session.execute(
+        select(Seat).where(Seat.game_id == game_id, Seat.seat == seat_index)
+    ).scalar_one_or_none()
+    if seat is None:
+        raise NotFound(f"Game {game_id} has no seat {seat_index}.")
+    seat.nonce = new_nonce()
+    outbox_ids: list[int] = []
+    if notify:
+        invited = seat.accepted_at is None and seat.game.status == INVITING
+        letter = letters.new_links(config, seat.game, SeatInfo.of(seat), invited)
+        outbox_ids = write_letters(db.session.connection(), config, [letter])
+    db.session.commit()
+    return outbox_ids

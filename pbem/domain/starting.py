@@ -1,0 +1,260 @@
+"""Starting a game: the organiser's request, the invitations, the acceptances, and the deal once
+the last seat is taken."""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, select, update
+from sqlalchemy.exc import IntegrityError
+
+from pbem import games, links, mail
+from pbem.config import Settings
+from pbem.domain import letters
+from pbem.domain.access import check_claims
+from pbem.domain.errors import NotFound, SetupError
+from pbem.domain.moves import UPDATE_GAME
+from pbem.domain.outbox import last_message_ids, write_letters
+from pbem.domain.views import SEAT_INFO, GameFacts, SeatInfo, engine
+from pbem.extensions import db
+from pbem.games.base import check_players, resolve_options
+from pbem.models import FINISHED, INVITING, RUNNING, Game, Player, Seat, new_game_id, utcnow
+
+EMAIL_RE = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+$")
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    game_id: str
+    outbox_ids: list[int]
+
+
+def create_game(
+    config: Settings,
+    engine_name: str,
+    options: Mapping[str, Any] | None,
+    emails: Sequence[str],
+    seed: int | None = None,
+) -> CreatedGame:
+    """A new game in the `inviting` state with one invitation email per seat.
+
+    The first address is the creator's; they accept through their own link like everyone else.
+    Seats are drawn at random from a recorded seed.
+    """
+    try:
+        rules = games.get(engine_name)
+    except KeyError as exc:
+        raise SetupError(str(exc.args[0])) from exc
+    addresses = [normalise_email(address) for address in emails]
+    seed = secrets.randbits(62) if seed is None else seed
+    try:
+        check_players(rules.name, len(addresses), rules.min_players, rules.max_players)
+        resolved = resolve_options(rules.name, rules.options, options)
+        # The engine may refuse combinations the option lists cannot express; ask it now rather
+        # than when the last player accepts.
+        rules.new(len(addresses), resolved, seed)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from exc
+
+    try:
+        return _create(config, rules, resolved, addresses, seed)
+    except IntegrityError:
+        # Another request created one of these players at the same moment; they exist now.
+        db.session.rollback()
+        return _create(config, rules, resolved, addresses, seed)
+
+
+def _create(
+    config: Settings, rules: games.Game, options: dict[str, Any], addresses: list[str], seed: int
+) -> CreatedGame:
+    game_id = new_game_id()
+    game = Game(
+        id=game_id,
+        engine=rules.name,
+        options=options,
+        seed=seed,
+        status=INVITING,
+        thread_message_id=mail.new_message_id(game_id, config.mail_from),
+    )
+    db.session.add(game)
+    players = _players(addresses)
+    order = list(range(len(addresses)))
+    random.Random(f"seats:{seed}").shuffle(order)
+    seats = [
+        Seat(game=game, seat=seat_index, player=players[address])
+        for address, seat_index in zip(addresses, order, strict=True)
+    ]
+    db.session.add_all(seats)
+    db.session.flush()
+    seats.sort(key=lambda seat: seat.seat)
+    who = [seat.player.email for seat in seats]
+    invitations = [
+        letters.invitation(config, game, SeatInfo.of(seat), creator=addresses[0], names=who)
+        for seat in seats
+    ]
+    # A new game: no earlier message to thread after.
+    outbox_ids = write_letters(db.session.connection(), config, invitations, {})
+    db.session.commit()
+    return CreatedGame(game_id, outbox_ids)
+
+
+def normalise_email(address: str) -> str:
+    address = address.strip()
+    if not EMAIL_RE.match(address):
+        raise SetupError(f"{address!r} is not an email address")
+    local, _, domain = address.rpartition("@")
+    return f"{local}@{domain.lower()}"
+
+
+def _players(addresses: Sequence[str]) -> dict[str, Player]:
+    """The players of these addresses, new ones added to the session (one query in all)."""
+    wanted = set(addresses)
+    found = {
+        player.email: player
+        for player in db.session.execute(select(Player).where(Player.email.in_(wanted))).scalars()
+    }
+    for email in sorted(wanted - found.keys()):
+        found[email] = Player(email=email)
+        db.session.add(found[email])
+    return found
+
+
+@dataclass(frozen=True)
+class InvitedGame:
+    """A game and who has taken a seat in it: what an invitation page shows."""
+
+    id: str
+    engine: str
+    options: dict[str, Any]
+    status: str
+    seats: list[SeatInfo]  # by seat index
+    accepted: list[bool]  # by seat index
+
+    @classmethod
+    def of(cls, game: Game) -> InvitedGame:
+        return cls(
+            game.id,
+            game.engine,
+            game.options,
+            game.status,
+            [SeatInfo.of(seat) for seat in game.seats],
+            [seat.accepted_at is not None for seat in game.seats],
+        )
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.email for seat in self.seats]
+
+    @property
+    def waiting(self) -> list[str]:
+        return [seat.email for seat, ok in zip(self.seats, self.accepted, strict=True) if not ok]
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    started: bool
+    already: bool
+    outbox_ids: list[int]
+    game: InvitedGame  # as committed
+
+
+_LOCK_INVITED_GAME = (
+    select(Game.id, Game.engine, Game.options, Game.seed, Game.status, Game.thread_message_id)
+    .where(Game.id == bindparam("game_id"))
+    .with_for_update()
+)
+_INVITED_SEATS = (
+    select(*SEAT_INFO, Seat.accepted_at)
+    .join(Player, Player.id == Seat.player_id)
+    .where(Seat.game_id == bindparam("game_id"))
+    .order_by(Seat.seat)
+)
+_ACCEPT_SEAT = (
+    update(Seat).where(Seat.id == bindparam("seat_id")).values(accepted_at=bindparam("now"))
+)
+
+
+def accept_invitation(config: Settings, seat: links.SeatKey) -> Acceptance:
+    """Take a seat; the last acceptance starts the game and emails the first player.
+
+    `seat` is an ORM seat or the claims of an invitation token, checked here against the seat
+    as it is under the game's row lock (so a rotated link is refused). Core statements on the
+    session's connection: set-up runs once per player and game, but at hundreds of moves a
+    second games start by the dozen.
+    """
+    conn = db.session.connection()
+    # The game row locked, its seats read under the lock: the last acceptance, and only it,
+    # starts the game.
+    game = conn.execute(_LOCK_INVITED_GAME, {"game_id": seat.game_id}).one_or_none()
+    rows = conn.execute(_INVITED_SEATS, {"game_id": seat.game_id}).all() if game else []
+    mine = next((row for row in rows if row.seat == seat.seat), None)
+    try:
+        if isinstance(seat, links.LinkClaims):
+            check_claims(seat, mine)
+        if game is None or mine is None:
+            raise NotFound("There is no such seat.")
+    except (links.LinkError, NotFound):
+        db.session.rollback()  # releases the lock
+        raise
+    seats = [SeatInfo.of_row(row) for row in rows]
+    accepted = [row.accepted_at is not None for row in rows]
+    if accepted[mine.seat] or game.status != INVITING:
+        db.session.commit()
+        invited = InvitedGame(game.id, game.engine, game.options, game.status, seats, accepted)
+        return Acceptance(started=False, already=True, outbox_ids=[], game=invited)
+    now = utcnow()
+    conn.execute(_ACCEPT_SEAT, {"seat_id": mine.id, "now": now})
+    accepted[mine.seat] = True
+    status, outbox_ids = game.status, list[int]()
+    if all(accepted):
+        status, outbox_ids = _start(conn, config, game, seats, now)
+    db.session.commit()
+    invited = InvitedGame(game.id, game.engine, game.options, status, seats, accepted)
+    return Acceptance(bool(outbox_ids), already=False, outbox_ids=outbox_ids, game=invited)
+
+
+def _start(
+    conn: Connection, config: Settings, game: Any, seats: list[SeatInfo], now: datetime
+) -> tuple[str, list[int]]:
+    """Deal the game and write its first emails; returns the new status and the outbox ids."""
+    state = engine(game).new(len(seats), game.options, game.seed)
+    outcome = state.outcome
+    facts = GameFacts(
+        game.id,
+        game.engine,
+        RUNNING if outcome is None else FINISHED,
+        len(state.history),
+        state.to_move,
+        game.thread_message_id,
+    )
+    conn.execute(
+        UPDATE_GAME,
+        {
+            "game_id": game.id,
+            "state": state.to_json(),
+            "ply": facts.ply,
+            "to_move": facts.to_move,
+            "status": facts.status,
+            "started_at": now,
+            "finished_at": now if outcome is not None else None,
+            "outcome": outcome.to_json() if outcome is not None else None,
+        },
+    )
+    who = [seat.email for seat in seats]
+    if outcome is not None:
+        first = letters.results(config, facts, seats, state, who, [])
+    else:
+        first = [
+            letters.turn(config, facts, seat, state, who, [])
+            if seat.seat == state.to_move
+            else letters.started(config, facts, seat, state, who)
+            for seat in seats
+        ]
+    # Threaded after the invitations.
+    return facts.status, write_letters(conn, config, first, last_message_ids(conn, [game.id]))

@@ -1,0 +1,73 @@
+"""Who the request is: the one place that turns a request into a seat, for pages and API alike.
+
+The token comes from the path (`/play/<token>`), an `Authorization: Bearer` header or `?token=`.
+The seat it names must belong to the game in the URL, and a submission to that seat. Every
+refusal is a `links.LinkError` or a domain `ServiceError`, which `pbem.web.errors` renders as a
+page or as JSON.
+"""
+
+from __future__ import annotations
+
+from flask import request
+
+from pbem import links
+from pbem.domain import access
+from pbem.domain.errors import NotFound
+from pbem.extensions import db, settings
+from pbem.models import Player, Seat, Submission
+
+
+def request_token(path_token: str | None = None) -> str:
+    """The token of this request: from the path, else a Bearer header, else `?token=`."""
+    if path_token:
+        return path_token
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return request.args.get("token", "")
+
+
+def claims_for(game_id: str | None = None, token: str | None = None) -> links.LinkClaims:
+    """The claims of the request's seat token, which must name `game_id` when one is given.
+
+    Revocation is not checked here: the caller's own statement checks it against the seat
+    (`seat_for` does, and so does submitting a move), which saves a read on the hot path.
+    """
+    token = request_token(token)
+    if not token:
+        raise links.ForgedLink(
+            "No token was sent: pass your seat token as 'Authorization: Bearer <token>' or "
+            "'?token=<token>', or open the link from your email."
+        )
+    claims = access.read_claims(settings(), token, links.SEAT)
+    if game_id is not None and claims.game_id != game_id:
+        raise links.WrongLink("This link belongs to another game.")
+    return claims
+
+
+def seat_for(game_id: str | None = None, token: str | None = None) -> Seat:
+    """The seat the request speaks for (in `game_id` when given), checked against the database."""
+    return access.seat_for_claims(claims_for(game_id, token))
+
+
+def invited_seat(token: str) -> Seat:
+    """The seat an invitation link speaks for."""
+    return access.seat_for_token(settings(), token, links.INVITE)
+
+
+def invitation_claims(token: str) -> links.LinkClaims:
+    """An invitation link's claims; the acceptance checks them under the game's lock."""
+    return access.read_claims(settings(), token, links.INVITE)
+
+
+def submission_for(seat: Seat, submission_id: int) -> Submission:
+    """One of this seat's submissions; someone else's looks the same as a missing one."""
+    row = db.session.get(Submission, submission_id)
+    if row is None or row.game_id != seat.game_id or row.seat != seat.seat:
+        raise NotFound("There is no such move submission for your seat.")
+    return row
+
+
+def player_for(token: str) -> Player:
+    """The player a seat, invitation or sign-in link speaks for."""
+    return access.player_for_token(settings(), token)

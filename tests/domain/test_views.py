@@ -1,0 +1,70 @@
+"""What pages, mail and the API show of a game: a seat's picture, its moves, its record, and past
+positions replayed from the seed."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from pbem.domain import views
+from pbem.extensions import db
+from tests.domain.flow import EMAILS, play, seat_to_move, start
+
+
+def test_a_seats_picture_of_a_running_game(app: Flask) -> None:
+    game = start(options={"pile": 10})
+    first = seat_to_move(game)
+    play(game, "2")
+    play(game, "3")
+    db.session.refresh(game)
+    mover = seat_to_move(game)
+    waiting = game.seats[1 - mover.seat]
+    assert mover.seat == first.seat
+    mine, theirs = views.picture(mover), views.picture(waiting)
+    assert mine.title == "Countdown" and mine.names == views.names(game)
+    assert sorted(mine.names) == sorted(EMAILS)
+    assert mine.your_turn and not theirs.your_turn
+    assert mine.legal_moves() == ["1", "2", "3"] and theirs.legal_moves() == []
+    assert mine.opponents == [waiting.player.email]
+    assert mine.to_move_name == mover.player.email == theirs.to_move_name
+    assert mine.recent == [(0, mover.player.email, "2"), (1, waiting.player.email, "3")]
+    assert views.picture(mover, recent=1).recent == [(1, waiting.player.email, "3")]
+    assert views.picture(mover, recent=0).recent == []
+    scores = dict(mine.scores)
+    assert scores == {mover.player.email: 2, waiting.player.email: 3}
+
+
+def test_moves_count_from_one_for_people() -> None:
+    assert views.move_number(0) == 1
+    assert views.move_number(41) == 42
+
+
+def test_past_positions_are_replayed_from_the_seed(app: Flask) -> None:
+    game = start(options={"pile": 10})
+    for move in ("1", "2", "3"):
+        play(game, move)
+    db.session.refresh(game)
+    now = views.load_state(game)
+    assert now is not None
+    assert views.position_after(game, game.ply).to_json() == now.to_json()
+    assert (
+        views.position_after(game, 0).to_json()
+        == views.engine(game).new(2, game.options, game.seed).to_json()
+    )
+    assert views.position_after(game, 1).pile == 9
+    assert views.position_after(game, game.ply + 1) is None
+
+
+def test_the_record_has_everything_to_replay_the_game(app: Flask) -> None:
+    game = start(options={"pile": 5})
+    for move in ("2", "3"):
+        play(game, move)
+    db.session.refresh(game)
+    record = views.game_record(game)
+    assert record["game"] == game.id and record["engine"] == "countdown"
+    assert record["title"] == "Countdown" and record["seed"] == game.seed
+    assert record["options"] == {"pile": 5, "actions": 1}
+    assert record["status"] == "finished" and record["ply"] == 2
+    assert [p["email"] for p in record["players"]] == views.names(game)
+    assert all(p["accepted"] for p in record["players"])
+    assert [(m["ply"], m["move"]) for m in record["moves"]] == [(0, "2"), (1, "3")]
+    assert record["finished_at"] is not None and record["moves"][0]["at"].endswith("Z")
