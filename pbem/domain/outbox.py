@@ -44,9 +44,12 @@ class Letter:
 def _templates() -> Environment:
     # The mail templates need nothing of Flask (no request, session or url_for), so a worker
     # renders them with a plain Jinja environment: HTML escaped, text and subjects as written.
+    # Templates are read once per process, as Flask does outside debug mode: checking each
+    # file's date at every message would cost a stat per template per email.
     return Environment(
         loader=FileSystemLoader(str(resources.templates_dir())),
         autoescape=select_autoescape(["html"], default_for_string=False),
+        auto_reload=False,
     )
 
 
