@@ -88,6 +88,17 @@ def fill_names(sentence: str, names: Sequence[str]) -> str:
     return _PLACEHOLDER.sub(name, sentence)
 
 
+def display_name(names: Sequence[str] | None, seat: int, limit: int = 0) -> str | None:
+    """How a drawing names `seat`: printable, spaces collapsed, at most `limit` characters (0: no
+    limit); None when no names were given."""
+    if names is None or not 0 <= seat < len(names):
+        return None
+    name = " ".join("".join(ch if ch.isprintable() else " " for ch in str(names[seat])).split())
+    if limit and len(name) > limit:
+        name = name[: limit - 1] + "…"
+    return name
+
+
 @runtime_checkable
 class State(Protocol):
     """An immutable position: `play` returns a new state and leaves this one alone."""

@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
+from pbem.games.base import display_name
 from pbem.games.gorami.board import Board, Cell
 from pbem.games.gorami.rules import COLOURS, GoramiState
 
@@ -55,19 +56,9 @@ class _Frame:
         return self.at(cell.half_col, cell.row + (2 / 3 if cell.up else 1 / 3))
 
 
-def _name(names: Sequence[str] | None, seat: int, limit: int = 0) -> str | None:
-    """The display name of `seat` (None when not given), printable, at most `limit` characters."""
-    if names is None or not 0 <= seat < len(names):
-        return None
-    name = " ".join("".join(ch if ch.isprintable() else " " for ch in str(names[seat])).split())
-    if limit and len(name) > limit:
-        name = name[: limit - 1] + "…"
-    return name
-
-
 def _who(names: Sequence[str] | None, seat: int, limit: int = 0) -> str:
     """The name of `seat`, or its colour word capitalised ("Yellow") when no names are given."""
-    name = _name(names, seat, limit)
+    name = display_name(names, seat, limit)
     return COLOURS[seat].capitalize() if name is None else name
 
 
@@ -327,7 +318,7 @@ def render_text(
         held = "  ".join(f"{n + 1}x{hand[n]}" for n in range(3))
         you = " (you)" if seat == s else ""
         turn = "  <- to move" if state.to_move == s else ""
-        name = _name(names, s)
+        name = display_name(names, s)
         who = f"{COLOURS[s].capitalize():6}" if name is None else f"{name} ({COLOURS[s]})"
         lines.append(
             f"{who} seat {s}{you}: hand {held}   fish {fish[s]}   interior {inner[s]}{turn}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from pbem.games.base import display_name
 from pbem.games.mmw.board import (
     COLOURS,
     FILES,
@@ -42,19 +43,9 @@ HEAD_NAME = 30  # longest name in the status line, in characters
 FOOT_NAME = 18  # longest name in the score line under the board
 
 
-def _name(names: Sequence[str] | None, seat: int, limit: int = 0) -> str | None:
-    """The display name of `seat` (None when not given), printable, at most `limit` characters."""
-    if names is None or not 0 <= seat < len(names):
-        return None
-    name = " ".join("".join(ch if ch.isprintable() else " " for ch in str(names[seat])).split())
-    if limit and len(name) > limit:
-        name = name[: limit - 1] + "…"
-    return name
-
-
 def _who(names: Sequence[str] | None, seat: int, limit: int = 0, capital: bool = True) -> str:
     """The name of `seat`, or its colour word ("Red", or "red") when no names are given."""
-    name = _name(names, seat, limit)
+    name = display_name(names, seat, limit)
     if name is not None:
         return name
     return COLOURS[seat].capitalize() if capital else COLOURS[seat]
@@ -301,7 +292,7 @@ def render_text(
     scores = state.scores()
     seats = []
     for s, colour in enumerate(COLOURS):
-        name = _name(names, s)
+        name = display_name(names, s)
         seats.append(f"{colour} (seat {s})" if name is None else f"{name} ({colour}, seat {s})")
     lines.append(
         "   ".join(f"{seats[s]}: {scores[s]} on the board, {15 - scores[s]} sunk" for s in range(2))
