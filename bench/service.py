@@ -105,7 +105,8 @@ class Router:
                 (
                     k
                     for k, word in (
-                        ("invite", "invitation"),
+                        ("invite", "you are invited"),
+                        ("invite", "confirm your new game"),
                         ("started", "has started"),
                         ("result", "is over"),
                     )
@@ -476,6 +477,8 @@ class Bench:
             worker_concurrency=args.worker_concurrency,
             web_workers=args.web_workers,
             web_threads=args.web_threads,
+            # Every simulated organiser starts game after game from 127.0.0.1.
+            extra_env={"PBEM_RATE_LIMITS": "off"},
             log_dir=args.log_dir,
         )
         # Served by the players' loop; Stack only needs its url, start() and stop().

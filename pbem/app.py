@@ -49,6 +49,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
         SQLALCHEMY_ENGINE_OPTIONS=_engine_options(settings),
         TESTING=settings.env == "test",
         CELERY=celery_config(settings),
+        MAX_CONTENT_LENGTH=64 * 1024,  # a move or a form is far smaller (pbem.web.limits)
     )
     app.config.update(overrides)
     if settings.is_sqlite:
@@ -65,9 +66,10 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     celery_init_app(app)
 
-    from pbem.web import register_blueprints
+    from pbem.web import ratelimits, register_blueprints
 
     register_blueprints(app)
+    ratelimits.init_app(app)
     return app
 
 

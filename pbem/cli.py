@@ -59,10 +59,13 @@ def _parser() -> argparse.ArgumentParser:
     new_game.set_defaults(run=_new_game)
 
     rotate = commands.add_parser(
-        "rotate-links", help="revoke every link of one seat and email the player a fresh one"
+        "rotate-links",
+        help="revoke every link of one seat (GAME_ID SEAT) or of one player in every game "
+        "(--player EMAIL), and email a fresh one",
     )
-    rotate.add_argument("game_id")
-    rotate.add_argument("seat", type=int)
+    rotate.add_argument("game_id", nargs="?")
+    rotate.add_argument("seat", type=int, nargs="?")
+    rotate.add_argument("--player", metavar="EMAIL", help="every link this address holds")
     rotate.add_argument("--quiet", action="store_true", help="revoke without emailing")
     rotate.set_defaults(run=_rotate)
 
@@ -142,12 +145,21 @@ def _sweep_forever(app: Any, interval: int) -> None:
     """Beat's job in the embedded default: the in-process tasks never lose work, but a crash
     between the commit and the task would."""
     sweep_task = app.extensions["celery"].tasks["workers.tasks.sweep"]
+    last = ""
     while True:
         threading.Event().wait(interval)
         try:
             sweep_task()
-        except Exception:
-            log.exception("sweep failed")
+            last = ""
+        except Exception as exc:
+            # A failure that lasts (the database gone) would repeat its traceback every sweep:
+            # it is printed once, and each repeat is one line.
+            problem = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+            if problem == last:
+                log.warning("sweep failed again: %s", problem)
+            else:
+                log.exception("sweep failed")
+            last = problem
 
 
 def _new_game(args: argparse.Namespace) -> int:
@@ -197,19 +209,29 @@ def _options_and_emails(rest: Sequence[str]) -> tuple[dict[str, str], list[str]]
 def _rotate(args: argparse.Namespace) -> int:
     from pbem import dispatch
     from pbem.domain.errors import ServiceError
-    from pbem.domain.rotation import rotate_seat_links
+    from pbem.domain.rotation import rotate_player_links, rotate_seat_links
 
+    by_seat = args.game_id is not None and args.seat is not None
+    if by_seat == (args.player is not None):
+        print("pbem rotate-links: give GAME_ID SEAT, or --player EMAIL", file=sys.stderr)
+        return 2
     app = _app()
+    config = app.config["PBEM"]
     with app.app_context():
         try:
-            outbox_ids = rotate_seat_links(
-                app.config["PBEM"], args.game_id, args.seat, notify=not args.quiet
-            )
+            if by_seat:
+                outbox_ids = rotate_seat_links(
+                    config, args.game_id, args.seat, notify=not args.quiet
+                )
+                done = f"game {args.game_id} seat {args.seat}: old links revoked"
+            else:
+                outbox_ids = rotate_player_links(config, args.player, notify=not args.quiet)
+                done = f"{args.player}: every link revoked, in every game"
         except ServiceError as exc:
             print(f"pbem rotate-links: {exc.message}", file=sys.stderr)
             return 2
         dispatch.send_emails_later(outbox_ids)
-    print(f"game {args.game_id} seat {args.seat}: old links revoked")
+    print(done)
     return 0
 
 

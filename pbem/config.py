@@ -6,9 +6,12 @@ Each setting that points at real infrastructure (PostgreSQL, Redis, SMTP) switch
 
 from __future__ import annotations
 
+import math
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -29,7 +32,23 @@ SETTING_NAMES = (
     "PBEM_SWEEP_SECONDS",
     "PBEM_MAIL_RETRY_SECONDS",
     "PBEM_MAIL_MAX_ATTEMPTS",
+    "PBEM_RATE_LIMITS",
+    "PBEM_LIMIT_GAMES_PER_CLIENT",
+    "PBEM_LIMIT_GAMES_PER_ORGANISER",
+    "PBEM_LIMIT_INVITATIONS_PER_RECIPIENT",
+    "PBEM_LIMIT_SIGNIN_PER_ADDRESS",
+    "PBEM_LIMIT_SIGNIN_PER_CLIENT",
+    "PBEM_TRUSTED_PROXIES",
 )
+
+# Rate limits in the `limits` library's notation ("10 per hour", several joined by ";").
+LIMIT_DEFAULTS = {
+    "PBEM_LIMIT_GAMES_PER_CLIENT": "10 per hour;30 per day",
+    "PBEM_LIMIT_GAMES_PER_ORGANISER": "10 per hour;30 per day",
+    "PBEM_LIMIT_INVITATIONS_PER_RECIPIENT": "5 per day",
+    "PBEM_LIMIT_SIGNIN_PER_ADDRESS": "3 per hour;10 per day",
+    "PBEM_LIMIT_SIGNIN_PER_CLIENT": "10 per hour;50 per day",
+}
 
 
 class ConfigError(ValueError):
@@ -47,6 +66,18 @@ class SmtpSettings:
 
 
 @dataclass(frozen=True)
+class RateLimits:
+    """How much one client, organiser or address may ask of pbem (`pbem.web.ratelimits`)."""
+
+    enabled: bool
+    games_per_client: str
+    games_per_organiser: str
+    invitations_per_recipient: str
+    signin_per_address: str
+    signin_per_client: str
+
+
+@dataclass(frozen=True)
 class Settings:
     env: str
     database_url: str
@@ -61,6 +92,9 @@ class Settings:
     sweep_seconds: int
     mail_retry_seconds: int
     mail_max_attempts: int
+    rate_limits: RateLimits
+    # How many proxies in front of pbem set X-Forwarded-For; 0 when clients connect directly.
+    trusted_proxies: int
 
     @property
     def embedded_tasks(self) -> bool:
@@ -96,6 +130,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         raise ConfigError(f"PBEM_ENV={env!r} is not known; use one of {', '.join(ENVIRONMENTS)}")
     secret_key = get("SECRET_KEY")
     _check_secret(secret_key, env, database_url)
+    _check_smtp(get("SMTP_URL"), env, database_url)
     var_dir = _var_dir(get("PBEM_VAR_DIR"))
     outbox = get("PBEM_OUTBOX_DIR")
     return Settings(
@@ -118,6 +153,14 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         mail_max_attempts=_positive_int(
             "PBEM_MAIL_MAX_ATTEMPTS", get("PBEM_MAIL_MAX_ATTEMPTS"), 12
         ),
+        rate_limits=RateLimits(
+            enabled=_switch("PBEM_RATE_LIMITS", get("PBEM_RATE_LIMITS"), True),
+            **{
+                name.removeprefix("PBEM_LIMIT_").lower(): _limits(name, get(name) or default)
+                for name, default in LIMIT_DEFAULTS.items()
+            },
+        ),
+        trusted_proxies=_count("PBEM_TRUSTED_PROXIES", get("PBEM_TRUSTED_PROXIES"), 0),
     )
 
 
@@ -150,21 +193,79 @@ def normalise_database_url(value: str | None, var_dir: Path) -> str:
     )
 
 
+def _production(env: str | None, database_url: str) -> bool:
+    return env == "production" or (
+        env not in ("development", "test") and not database_url.startswith("sqlite")
+    )
+
+
+_MAKE_A_KEY = (
+    "set SECRET_KEY to a long random string, e.g. the output of\n"
+    '  python -c "import secrets; print(secrets.token_urlsafe(32))"'
+)
+
+# Words that mark a key copied from an example or typed in by hand.
+_PLACEHOLDERS = ("changeme", "changethis", "secret", "password", "example", "default", "replace")
+
+
 def _check_secret(secret_key: str | None, env: str | None, database_url: str) -> None:
     # A shared database means links are trusted across machines: a made-up key would let anyone
     # who reads the source forge them, so we refuse instead of defaulting.
-    production = env == "production" or (
-        env not in ("development", "test") and not database_url.startswith("sqlite")
-    )
-    if production and secret_key is None:
+    if not _production(env, database_url):
+        return
+    if secret_key is None:
         raise ConfigError(
             "SECRET_KEY is not set. pbem signs every link in its emails with it, so a production "
-            "start needs one: set SECRET_KEY to a long random string, e.g. the output of\n"
-            "  python -c 'import secrets; print(secrets.token_urlsafe(32))'\n"
+            f"start needs one: {_MAKE_A_KEY}\n"
             "(or set PBEM_ENV=development to try pbem against this database with a throwaway key)."
         )
-    if secret_key is not None and production and len(secret_key) < 16:
-        raise ConfigError("SECRET_KEY is too short for production; use at least 16 characters")
+    weakness = secret_weakness(secret_key)
+    if weakness is not None:
+        raise ConfigError(
+            f"SECRET_KEY is too weak for production: {weakness}. Whoever guesses it can forge "
+            f"every link pbem sends; {_MAKE_A_KEY}"
+        )
+
+
+def secret_weakness(key: str) -> str | None:
+    """Why `key` is guessable, or None.
+
+    The thresholds let through `secrets.token_urlsafe(32)`, `token_hex(16)` and longer, and
+    `openssl rand -base64 32`, and refuse keys typed by hand.
+    """
+    if len(key) < 32:
+        return f"it has {len(key)} characters, at least 32 are needed"
+    folded = "".join(ch for ch in key.lower() if ch.isalnum())
+    for word in _PLACEHOLDERS:
+        if word in folded:
+            return f"it contains {word!r}, a placeholder rather than a random string"
+    distinct = len(set(key))
+    if distinct < 8:
+        return f"it uses only {distinct} different character{'s' if distinct > 1 else ''}"
+    # Neighbours equal or one apart ("aaaa", "abcd", "1234"): about one pair in five in a random
+    # hex key, nearly every pair in a typed run.
+    runs = sum(abs(ord(a) - ord(b)) <= 1 for a, b in pairwise(key))
+    if runs > 0.6 * (len(key) - 1):
+        return "it is mostly runs of the same or consecutive characters"
+    # Shannon entropy of the key's own character frequencies: about 5 bits a character for
+    # token_urlsafe, 3.7 for hex, far less for repeated words and patterns.
+    counts = Counter(key).values()
+    per_char = -sum(n / len(key) * math.log2(n / len(key)) for n in counts)
+    if per_char < 3.0:
+        return f"its characters repeat too much to be random ({per_char:.1f} bits each)"
+    return None
+
+
+def _check_smtp(smtp_url: str | None, env: str | None, database_url: str) -> None:
+    # Without SMTP, mail is saved to files on this machine: in production nobody would get their
+    # links, and whoever can read the folder could take every seat.
+    if smtp_url is None and _production(env, database_url):
+        raise ConfigError(
+            "SMTP_URL is not set. In production pbem must send its mail; without SMTP_URL it "
+            "would only save it to files on this machine. Set SMTP_URL to your mail server, "
+            "e.g. smtp+starttls://user:password@mail.example.org:587 (or smtps://…:465, "
+            "smtp://…:25), or set PBEM_ENV=development to keep mail in files."
+        )
 
 
 def _redis_url(value: str | None) -> str | None:
@@ -205,6 +306,38 @@ def _base_url(value: str | None) -> str:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ConfigError(f"BASE_URL={url!r} must be an absolute http(s) URL")
     return url.rstrip("/")
+
+
+def _switch(name: str, value: str | None, default: bool) -> bool:
+    if value is None:
+        return default
+    words = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
+    if value.lower() not in words:
+        raise ConfigError(f"{name}={value!r} must be on or off")
+    return words[value.lower()]
+
+
+def _limits(name: str, value: str) -> str:
+    """A limit string the `limits` library reads, such as "10 per hour;30 per day"."""
+    from limits import parse_many
+
+    try:
+        if parse_many(value):
+            return value
+    except ValueError:
+        pass
+    raise ConfigError(
+        f"{name}={value!r} is not a rate limit; write e.g. '10 per hour' or "
+        "'10 per hour;30 per day'"
+    )
+
+
+def _count(name: str, value: str | None, default: int) -> int:
+    if value is None:
+        return default
+    if not value.isdigit():
+        raise ConfigError(f"{name}={value!r} must be a whole number (0 or more)")
+    return int(value)
 
 
 def _positive_int(name: str, value: str | None, default: int) -> int:

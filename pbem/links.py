@@ -1,8 +1,10 @@
 """Signed links: itsdangerous tokens over (purpose, game, seat, player, nonce).
 
-A token proves who sent a request without accounts or passwords. The seat's nonce is part of it, so
-replacing the nonce (`pbem.domain.rotation.rotate_seat_links`) revokes every link issued before.
-Revocation needs the database and is checked by `pbem.domain.access`.
+A token proves who sent a request without accounts or passwords, and its purpose bounds what it
+opens: a seat link its own game, an invitation link its invitation, a player link the player's
+dashboard. The nonce of the seat (or player) is part of it, so replacing the nonce
+(`pbem.domain.rotation`) revokes every link issued before. Revocation needs the database and is
+checked by `pbem.domain.access`.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from pbem.config import Settings
 
 INVITE = "invite"  # the invitation page: GET shows, POST accepts
 SEAT = "seat"  # the game page of one seat, its moves and its API calls
-SIGNIN = "signin"  # a player's dashboard, asked for by email
+PLAYER = "player"  # the player's dashboard: every game of theirs, and signing out everywhere
+SIGNIN = "signin"  # one use, short-lived: its POST hands out a player link
+BLOCK = "block"  # "never email me again": its POST blocks the address from invitations
 
 _SALT = "pbem.links.v1"
 
@@ -84,14 +88,20 @@ def make_token(secret: str, claims: LinkClaims) -> str:
     return _serializer(secret).dumps(payload)
 
 
-def read_token(secret: str, token: str, purpose: str, max_age_seconds: int) -> LinkClaims:
+def read_token(secret: str, token: str, purpose: str, max_age_seconds: int | None) -> LinkClaims:
     """The claims of a genuine, unexpired token made for `purpose`; LinkError otherwise.
 
-    Revocation needs the database and is checked by the service.
+    Revocation needs the database and is checked by `pbem.domain.access`.
     """
     try:
         payload = _serializer(secret).loads(token, max_age=max_age_seconds)
     except SignatureExpired as exc:
+        assert max_age_seconds is not None
+        if purpose == SIGNIN:
+            raise ExpiredLink(
+                f"This sign-in link has expired: it works for {max_age_seconds // 60} minutes. "
+                "Ask for a fresh one on the sign-in page."
+            ) from exc
         days = max_age_seconds // 86400
         raise ExpiredLink(
             f"This link has expired: links stay valid for {days} days. Your next email from "
@@ -109,7 +119,13 @@ def read_token(secret: str, token: str, purpose: str, max_age_seconds: int) -> L
     except (TypeError, ValueError) as exc:
         raise ForgedLink("This link is not valid: it does not name a game and seat.") from exc
     if claims.purpose != purpose:
-        what = {INVITE: "an invitation", SEAT: "a game page"}.get(claims.purpose, "another page")
+        what = {
+            INVITE: "an invitation",
+            SEAT: "a game page",
+            PLAYER: "your list of games",
+            SIGNIN: "signing in",
+            BLOCK: "refusing invitations",
+        }.get(claims.purpose, "another page")
         raise WrongLink(
             f"This link is for {what}, not this page. Open the link exactly as it is in your email."
         )
@@ -124,14 +140,23 @@ def token_for(secret: str, seat: SeatKey, purpose: str) -> str:
 
 def seat_url(config: Settings, seat: SeatKey) -> str:
     """The absolute URL of a seat's game page, as emails carry it."""
-    return seat_urls(config, seat)[0]
-
-
-def seat_urls(config: Settings, seat: SeatKey) -> tuple[str, str]:
-    """A seat's game page and its player's list of games, both from one seat token."""
-    token = token_for(config.signing_key, seat, SEAT)
-    return f"{config.base_url}/play/{token}", f"{config.base_url}/me/{token}"
+    return f"{config.base_url}/play/{token_for(config.signing_key, seat, SEAT)}"
 
 
 def invite_url(config: Settings, seat: SeatKey) -> str:
     return f"{config.base_url}/invite/{token_for(config.signing_key, seat, INVITE)}"
+
+
+def player_token(secret: str, player_id: int, nonce: str, purpose: str = PLAYER) -> str:
+    """A token naming a player alone (no game, no seat)."""
+    return make_token(secret, LinkClaims(purpose, "", -1, player_id, nonce))
+
+
+def player_url(config: Settings, player_id: int, nonce: str) -> str:
+    """The player's dashboard, as every email's "All your games" link carries it."""
+    return f"{config.base_url}/me/{player_token(config.signing_key, player_id, nonce)}"
+
+
+def block_url(config: Settings, player_id: int) -> str:
+    """ "Never email me again": not revocable and never expiring, so it always works."""
+    return f"{config.base_url}/block/{player_token(config.signing_key, player_id, '', BLOCK)}"

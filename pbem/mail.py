@@ -27,8 +27,12 @@ from datetime import UTC, datetime
 from email.header import Header
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, parseaddr
+from functools import cache
 from pathlib import Path
 from typing import Protocol
+from unicodedata import category, normalize
+
+import idna
 
 from pbem.config import Settings, SmtpSettings
 
@@ -70,17 +74,53 @@ def new_message_id(game_id: str, mail_from: str) -> str:
     return f"<{game_id}.{secrets.token_hex(6)}@{mail_domain(mail_from)}>"
 
 
-def message_bytes(row: MailRow, mail_from: str) -> bytes:
-    """The message as sent: multipart/alternative, plain text then HTML, CRLF line ends.
+class Undeliverable(Exception):
+    """This message cannot be sent as it is, now or later; the message says why, in plain words."""
 
-    Written out by hand because the `email` package takes milliseconds per message and a busy
-    worker sends one per move. Everything is derived from the row, so every attempt produces the
-    same bytes (same Message-ID, Date and boundary).
+
+@dataclass(frozen=True)
+class Envelope:
+    """A message as it goes on the wire: its bytes and the SMTP envelope."""
+
+    message: bytes
+    sender: str
+    recipient: str
+    smtputf8: bool  # an address needs UTF-8 (RFC 6531): only a server offering SMTPUTF8 takes it
+
+
+def message_bytes(row: MailRow, mail_from: str) -> bytes:
+    """The message as sent: multipart/alternative, plain text then HTML, CRLF line ends."""
+    return envelope(row, mail_from).message
+
+
+def envelope(row: MailRow, mail_from: str) -> Envelope:
+    """The message and its envelope; Undeliverable when it cannot be written.
+
+    Written out by hand because the `email` package takes over a millisecond per message and a
+    busy worker sends one per move. Everything is derived from the row, so every attempt produces
+    the same bytes (same Message-ID, Date and boundary). Names and subjects outside ASCII are
+    encoded words (RFC 2047), bodies base64: only an address whose local part is not ASCII puts
+    UTF-8 in the headers (RFC 6532), and then the message needs SMTPUTF8.
     """
+    try:
+        return _envelope(row, mail_from)
+    except Undeliverable:
+        raise
+    except (ValueError, TypeError, LookupError) as exc:
+        # UnicodeError (a lone surrogate, an address IDNA refuses) is a ValueError.
+        raise Undeliverable(f"the message could not be written ({exc})") from exc
+
+
+def _envelope(row: MailRow, mail_from: str) -> Envelope:
+    for name, value in (("address", row.to), ("subject", row.subject)):
+        if _CONTROL_RE.search(value):
+            raise Undeliverable(f"the {name} holds a line break or control character")
+    from_header, sender = _sender(mail_from)
+    recipient = wire_address(row.to)
     boundary = "==pbem-" + hashlib.sha256(row.message_id.encode()).hexdigest()[:24] + "=="
     headers = [
-        ("From", _address_header(mail_from)),
-        ("To", _address_header(row.to)),
+        ("From", from_header),
+        ("To", recipient),
         ("Subject", _text_header(row.subject)),
         ("Date", format_datetime(row.created_at.replace(tzinfo=UTC))),
         ("Message-ID", row.message_id),
@@ -96,7 +136,49 @@ def message_bytes(row: MailRow, mail_from: str) -> bytes:
         lines += [f"--{boundary}", f'Content-Type: text/{subtype}; charset="utf-8"']
         lines += _encoded_body(body)
     lines += [f"--{boundary}--", ""]
-    return "\r\n".join(lines).encode("ascii")
+    smtputf8 = not (sender.isascii() and recipient.isascii())
+    # Outside SMTPUTF8 a message is ASCII; encoding it so makes sure nothing else slipped in.
+    message = "\r\n".join(lines).encode("utf-8" if smtputf8 else "ascii")
+    return Envelope(message, sender, recipient, smtputf8)
+
+
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+# Controls, format characters (bidi overrides, zero widths), line and paragraph separators,
+# surrogates, private use, unassigned: nothing a mailbox name holds, and a way to mislead.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+
+
+def wire_address(address: str) -> str:
+    """The address as SMTP and the headers carry it: ASCII whenever it has an ASCII form (a
+    domain outside ASCII in IDNA), else UTF-8 in NFC, which needs SMTPUTF8."""
+    if address.isascii():
+        return address
+    hidden = sorted({f"U+{ord(c):04X}" for c in address if category(c) in HIDDEN_CATEGORIES})
+    if hidden:
+        raise Undeliverable(
+            f"the address holds an invisible or direction-changing character ({', '.join(hidden)})"
+        )
+    address = normalize("NFC", address)
+    local, at, domain = address.rpartition("@")
+    if not at or not local or not domain:
+        raise Undeliverable("the address has no @-sign between a name and a domain")
+    try:
+        domain = idna.encode(domain, uts46=True).decode("ascii")
+    except idna.IDNAError as exc:
+        raise Undeliverable(f"the domain of the address is not a valid name ({exc})") from exc
+    return f"{local}@{domain}"
+
+
+@cache
+def _sender(mail_from: str) -> tuple[str, str]:
+    """MAIL_FROM as the From header and as the envelope sender."""
+    name, address = parseaddr(mail_from)
+    address = wire_address(address or mail_from)
+    if not name:
+        return address, address
+    if name.isascii():
+        return formataddr((name, address)), address
+    return f"{_encoded_words(name)} <{address}>", address
 
 
 def _encoded_body(body: str) -> list[str]:
@@ -109,19 +191,17 @@ def _encoded_body(body: str) -> list[str]:
 
 
 def _text_header(value: str) -> str:
-    return value if value.isascii() else Header(value, "utf-8").encode()
+    return value if value.isascii() else _encoded_words(value)
 
 
-def _address_header(value: str) -> str:
-    if value.isascii():
-        return value
-    name, address = parseaddr(value)
-    return formataddr((name, address), charset="utf-8")
+def _encoded_words(value: str) -> str:
+    # Folded with CRLF like every other line (Header's default is a bare LF).
+    return Header(value, "utf-8").encode(linesep="\r\n")
 
 
 def _fold(value: str) -> str:
     """Fold a long header at spaces (References grows with the thread)."""
-    if len(value) <= 900:
+    if len(value) <= 900 or "\r\n" in value:
         return value
     words, out, line = value.split(" "), [], ""
     for word in words:
@@ -140,15 +220,25 @@ def delivering(row: MailRow, settings: Settings) -> Iterator[None]:
 
     The caller records the message as sent inside the block, right after the server's 250, so a
     worker lost afterwards (while its session is kept open, or closed) does not send it again.
-    Raises OSError or smtplib.SMTPException if it was not accepted.
+    Raises Undeliverable when the message cannot be written or this server cannot take it, and
+    OSError or smtplib.SMTPException when it was not accepted.
     """
-    message = message_bytes(row, settings.mail_from)
+    built = envelope(row, settings.mail_from)
     if settings.smtp is None:
-        save_to_folder(message, settings.outbox_dir, _file_name(row))
+        save_to_folder(built.message, settings.outbox_dir, _file_name(row))
         yield
         return
     with _smtp_session(settings.smtp) as client:
-        client.sendmail(parseaddr(settings.mail_from)[1], [row.to], message)
+        options: list[str] = []
+        if built.smtputf8:
+            client.ehlo_or_helo_if_needed()
+            if not client.has_extn("smtputf8"):
+                raise Undeliverable(
+                    "the mail server does not accept internationalised addresses (SMTPUTF8)"
+                )
+            # As smtplib's send_message does: RFC 6531 servers take 8-bit headers with it.
+            options = ["SMTPUTF8", "BODY=8BITMIME"]
+        client.sendmail(built.sender, [built.recipient], built.message, mail_options=options)
         yield
 
 
@@ -165,6 +255,9 @@ def _smtp_session(smtp: SmtpSettings) -> Iterator[smtplib.SMTP]:
     client = _kept_client(smtp)
     try:
         yield client
+    except Undeliverable:
+        # Refused before any command of the message was sent: the session is as it was.
+        raise
     except BaseException:
         _close_kept()
         raise

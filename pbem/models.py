@@ -55,10 +55,25 @@ class Player(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(320), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Part of every player link (the dashboard); replacing it signs the player out everywhere.
+    nonce: Mapped[str] = mapped_column(String(32), default=new_nonce)
+    # The one sign-in link that may still be used; None once used (or never asked for).
+    signin_nonce: Mapped[str | None] = mapped_column(String(32))
+    # Set by "never email me again": no invitation is written to this address any more.
+    blocked_at: Mapped[datetime | None]
 
 
 class Game(Model):
     __tablename__ = "games"
+    __table_args__ = (
+        # The sweep's look for unconfirmed games past their time reads only those games.
+        Index(
+            "ix_games_unconfirmed_created_at",
+            "created_at",
+            postgresql_where=text("confirmed_at IS NULL"),
+            sqlite_where=text("confirmed_at IS NULL"),
+        ),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_game_id)
     engine: Mapped[str] = mapped_column(String(32))
@@ -72,12 +87,18 @@ class Game(Model):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # Every email of the game references this id so mail clients thread them together.
     thread_message_id: Mapped[str] = mapped_column(String(255))
+    # Who started the game (seats are shuffled, so it is not a seat); None for games started
+    # before it was recorded.
+    organiser_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    # When the organiser's address was confirmed; until then only the organiser is emailed.
+    confirmed_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
 
     # Loaded on first use: checking and storing a move needs the game row only.
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.seat")
+    organiser: Mapped[Player | None] = relationship()
 
 
 class Seat(Model):

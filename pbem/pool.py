@@ -1,4 +1,5 @@
-"""Connection pool checks: ping a pooled connection only when it has been idle for a while.
+"""Connection pool checks: ping a pooled connection only when it has been idle for a while; tell
+a lost connection from a refused statement.
 
 `pool_pre_ping` pings on every checkout: a round trip and a statement for PostgreSQL on each
 request and task, however busy the pool. A connection that has just been returned works; the ones
@@ -13,11 +14,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import psycopg
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Engine
 
 PING_AFTER_IDLE_SECONDS = 10.0
 _IDLE_SINCE = "pbem_idle_since"
+# SQLSTATEs of a server going away: shut down by an administrator, crashed, not accepting yet.
+_GOING_AWAY = frozenset({"57P01", "57P02", "57P03"})
 
 
 def ping_when_idle(engine: Engine, after_seconds: float | None = None) -> None:
@@ -40,3 +44,18 @@ def ping_when_idle(engine: Engine, after_seconds: float | None = None) -> None:
 
     event.listen(engine, "checkin", checked_in)
     event.listen(engine, "checkout", checked_out)
+
+
+def lost_connection(error: BaseException) -> bool:
+    """Whether `error` says the database connection was lost or could not be made (a restart,
+    a failover, a network cut), rather than a statement being refused."""
+    if isinstance(error, exc.DBAPIError):
+        if error.connection_invalidated:
+            return True
+        return error.orig is not None and lost_connection(error.orig)
+    if isinstance(error, psycopg.OperationalError):
+        state = error.sqlstate
+        # psycopg's own connection failures ("connection failed", "the connection is lost")
+        # carry no SQLSTATE.
+        return state is None or state in _GOING_AWAY or state.startswith("08")
+    return False

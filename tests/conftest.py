@@ -40,6 +40,14 @@ def make_app(tmp_path: Path, **overrides: object) -> Flask:
         "PBEM_SWEEP_SECONDS": None,
         "PBEM_MAIL_RETRY_SECONDS": None,
         "PBEM_MAIL_MAX_ATTEMPTS": None,
+        # Tests about the limits turn them on; the others start as many games as they like.
+        "PBEM_RATE_LIMITS": "off",
+        "PBEM_LIMIT_GAMES_PER_CLIENT": None,
+        "PBEM_LIMIT_GAMES_PER_ORGANISER": None,
+        "PBEM_LIMIT_INVITATIONS_PER_RECIPIENT": None,
+        "PBEM_LIMIT_SIGNIN_PER_ADDRESS": None,
+        "PBEM_LIMIT_SIGNIN_PER_CLIENT": None,
+        "PBEM_TRUSTED_PROXIES": None,
     }
     settings.update(overrides)
     return create_app(settings)

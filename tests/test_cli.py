@@ -64,6 +64,20 @@ def test_rotate_links(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "has no seat 7" in capsys.readouterr().err
 
 
+def test_rotate_every_link_of_a_player(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cli.main(["new-game", "countdown", "a@example.org", "b@example.org"])
+    cli.main(["new-game", "countdown", "c@example.org", "a@example.org"])
+    capsys.readouterr()
+    assert cli.main(["rotate-links", "--player", "a@Example.ORG"]) == 0
+    assert "every link revoked" in capsys.readouterr().out
+    (mail,) = (env / "outbox").glob("*-signedout.eml")
+    assert "/me/" in mail.read_text()
+    assert cli.main(["rotate-links", "--player", "nobody@example.org", "--quiet"]) == 2
+    assert "No player has the address" in capsys.readouterr().err
+    assert cli.main(["rotate-links"]) == 2
+    assert "give GAME_ID SEAT, or --player EMAIL" in capsys.readouterr().err
+
+
 def test_db_upgrade_creates_the_schema(env: Path) -> None:
     assert cli.main(["db", "upgrade"]) == 0
     engine = create_engine(f"sqlite:///{env / 'cli.db'}")

@@ -1,13 +1,18 @@
-"""Settings: embedded defaults, strict parsing, and no production start without a secret."""
+"""Settings: embedded defaults, strict parsing, and no production start without a strong secret
+and real mail."""
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 import pytest
 
 from pbem.app import create_app
-from pbem.config import ConfigError, load_settings, parse_smtp_url
+from pbem.config import ConfigError, load_settings, parse_smtp_url, secret_weakness
+
+# What a production start needs besides its database.
+PRODUCTION = {"SECRET_KEY": secrets.token_urlsafe(32), "SMTP_URL": "smtp://mail.example.org"}
 
 
 def test_nothing_set_means_embedded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -37,7 +42,7 @@ def test_embedded_app_keeps_a_secret_in_var(tmp_path: Path) -> None:
     ],
 )
 def test_postgres_urls_use_psycopg_3(url: str, expected: str) -> None:
-    settings = load_settings({"DATABASE_URL": url, "SECRET_KEY": "x" * 32})
+    settings = load_settings({"DATABASE_URL": url, **PRODUCTION})
     assert settings.database_url == expected
     assert settings.env == "production"
 
@@ -52,6 +57,24 @@ def test_postgres_without_secret_is_refused_unless_development() -> None:
     with pytest.raises(ConfigError, match="SECRET_KEY is not set"):
         load_settings({"DATABASE_URL": url})
     assert load_settings({"DATABASE_URL": url, "PBEM_ENV": "development"}).secret_key is None
+
+
+def test_production_needs_a_strong_secret_and_smtp() -> None:
+    settings = load_settings({"PBEM_ENV": "production", **PRODUCTION})
+    assert settings.env == "production" and settings.smtp is not None
+    with pytest.raises(ConfigError, match="SMTP_URL is not set"):
+        load_settings(
+            {"DATABASE_URL": "postgresql://u@h/db", "SECRET_KEY": PRODUCTION["SECRET_KEY"]}
+        )
+    # Development and test keep their embedded mail and any key.
+    assert load_settings({"PBEM_ENV": "test", "SECRET_KEY": "short"}).smtp is None
+
+
+def test_keys_made_as_the_message_says_always_pass() -> None:
+    made = [secrets.token_urlsafe(32) for _ in range(2000)] + [
+        secrets.token_hex(32) for _ in range(2000)
+    ]
+    assert [key for key in made if secret_weakness(key)] == []
 
 
 def test_create_app_refuses_production_without_secret() -> None:
@@ -69,7 +92,8 @@ def test_create_app_refuses_production_without_secret() -> None:
         ({"BASE_URL": "pbem.example.org"}, "BASE_URL"),
         ({"PBEM_SWEEP_SECONDS": "soon"}, "PBEM_SWEEP_SECONDS"),
         ({"PBEM_LINK_MAX_AGE_DAYS": "0"}, "PBEM_LINK_MAX_AGE_DAYS"),
-        ({"PBEM_ENV": "production", "SECRET_KEY": "short"}, "too short"),
+        ({"PBEM_ENV": "production", "SECRET_KEY": "short"}, "SECRET_KEY is too weak"),
+        ({"PBEM_ENV": "production", "SECRET_KEY": PRODUCTION["SECRET_KEY"]}, "SMTP_URL is not set"),
     ],
 )
 def test_bad_settings_are_named(env: dict[str, str], message: str) -> None:

@@ -7,7 +7,7 @@ import email
 import email.policy
 import smtplib
 import socket
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from email.message import EmailMessage
 from pathlib import Path
 from typing import ClassVar
@@ -112,7 +112,9 @@ class FakeSMTP:
     def login(self, user: str, password: str) -> None:
         self.log.append(("login", user))
 
-    def sendmail(self, sender: str, to: list[str], message: bytes) -> None:
+    def sendmail(
+        self, sender: str, to: list[str], message: bytes, mail_options: Sequence[str] = ()
+    ) -> None:
         self.log.append(("send", to[0]))
 
     def quit(self) -> None:
@@ -187,7 +189,9 @@ def test_a_session_idle_too_long_is_replaced(app: Flask, monkeypatch) -> None:
 
 def test_a_refused_message_is_not_recorded(app: Flask, monkeypatch) -> None:
     class Refusing(FakeSMTP):
-        def sendmail(self, sender: str, to: list[str], message: bytes) -> None:
+        def sendmail(
+            self, sender: str, to: list[str], message: bytes, mail_options: Sequence[str] = ()
+        ) -> None:
             raise smtplib.SMTPDataError(451, b"try later")
 
     FakeSMTP.log = []
@@ -204,3 +208,84 @@ def test_a_refused_message_is_not_recorded(app: Flask, monkeypatch) -> None:
 def test_mail_domain() -> None:
     assert mail.mail_domain("pbem <games@example.org>") == "example.org"
     assert mail.mail_domain("nobody") == "pbem.localhost"
+
+
+class Utf8SMTP(FakeSMTP):
+    """A server that offers SMTPUTF8 (or not, `offers`), recording the MAIL FROM options."""
+
+    offers = True
+
+    def ehlo_or_helo_if_needed(self) -> None:
+        self.log.append(("ehlo", None))
+
+    def has_extn(self, name: str) -> bool:
+        return name == "smtputf8" and self.offers
+
+    def sendmail(
+        self, sender: str, to: list[str], message: bytes, mail_options: Sequence[str] = ()
+    ) -> None:
+        self.log.append(("send", (sender, to[0], tuple(mail_options))))
+
+
+@pytest.mark.parametrize("offers", [True, False])
+def test_an_address_outside_ascii_needs_a_server_offering_smtputf8(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, offers: bool
+) -> None:
+    row, config = _fake_smtp(monkeypatch)
+    monkeypatch.setattr("smtplib.SMTP", Utf8SMTP)
+    monkeypatch.setattr(Utf8SMTP, "offers", offers)
+    row.to = "jürgen@exämple.org"
+    if offers:
+        _deliver(row, config)
+        assert FakeSMTP.log[-1] == (
+            "send",
+            ("pbem@pbem.test", "jürgen@xn--exmple-cua.org", ("SMTPUTF8", "BODY=8BITMIME")),
+        )
+    else:
+        with pytest.raises(mail.Undeliverable, match=r"internationalised addresses \(SMTPUTF8\)"):
+            _deliver(row, config)
+        # Refused before the message began: the session stays for the next one.
+        row.to = "bob@example.org"
+        _deliver(row, config)
+        assert [step for step, _ in FakeSMTP.log] == ["connect", "ehlo", "send"]
+
+
+def test_the_wire_form_of_an_address_is_ascii_whenever_it_can_be() -> None:
+    assert mail.wire_address("bob@example.org") == "bob@example.org"
+    assert mail.wire_address("bob@exämple.org") == "bob@xn--exmple-cua.org"
+    assert mail.wire_address("jürgen@exämple.org") == "jürgen@xn--exmple-cua.org"
+    assert mail.wire_address("mu\u0308ller@example.org") == "müller@example.org"
+    for hidden in ("bob\u202e@example.org", "bob\u2028@example.org"):
+        with pytest.raises(mail.Undeliverable, match="direction-changing"):
+            mail.wire_address(hidden)
+
+
+def test_a_utf8_message_is_utf8_in_its_headers_only(app: Flask) -> None:
+    row = _first_invite()
+    row.to = "jürgen@example.org"
+    row.subject = "[pbem] Grüße"
+    built = mail.envelope(row, "Pbem Größe <pbem@pbem.test>")
+    assert built.smtputf8 and built.recipient == "jürgen@example.org"
+    head, _, body = built.message.partition(b"\r\n\r\n")
+    assert b"To: j\xc3\xbcrgen@example.org\r\n" in head and body.isascii()
+    assert b"Subject: =?utf-8?" in head and b"From: =?utf-8?" in head
+    parsed = email.message_from_bytes(built.message, policy=email.policy.SMTPUTF8)
+    assert parsed["To"] == "jürgen@example.org" and parsed["Subject"] == "[pbem] Grüße"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("to", "bob@example.org\r\nBcc: eve@example.org"), ("subject", "hi\nBcc: eve@x.org")],
+)
+def test_a_line_break_in_a_header_is_refused_not_sent(app: Flask, field: str, value: str) -> None:
+    row = _first_invite()
+    setattr(row, field, value)
+    with pytest.raises(mail.Undeliverable, match="line break"):
+        mail.message_bytes(row, "pbem@pbem.test")
+
+
+def test_a_row_no_encoding_can_carry_is_undeliverable(app: Flask) -> None:
+    row = _first_invite()
+    row.text = "half a surrogate: \udcff"
+    with pytest.raises(mail.Undeliverable, match="could not be written"):
+        mail.message_bytes(row, "pbem@pbem.test")

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from pbem.extensions import db
 from pbem.models import Game, Move, Submission
 from tests.conftest import make_app
+from tests.support.needs import missing
 
 
 def test_upgrade_on_an_empty_database_yields_the_models_schema(tmp_path: Path) -> None:
@@ -24,7 +25,7 @@ def test_upgrade_on_an_empty_postgresql_database_yields_the_models_schema(tmp_pa
     from tests.support.pg import TempDatabase, server_available
 
     if (why := server_available()) is not None:
-        pytest.skip(f"PostgreSQL unavailable: {why}")
+        missing(f"PostgreSQL unavailable: {why}")
     database = TempDatabase(prefix="pbem_models").create()
     try:
         _assert_migrations_match_models(make_app(tmp_path, DATABASE_URL=database.url))
@@ -74,3 +75,55 @@ def test_a_ply_has_at_most_one_applied_submission(app: Flask) -> None:
     db.session.add(Submission(game_id=game.id, seat=0, ply=0, move="1", status="applied"))
     with pytest.raises(IntegrityError):
         db.session.commit()
+
+
+def _games_made_before_the_organiser(app: Flask) -> None:
+    """A database at the first revision, with a running game in it, upgraded to the head."""
+    from sqlalchemy import text
+
+    with app.app_context():
+        upgrade(revision="0001_initial")
+        with db.engine.begin() as conn:
+            conn.execute(
+                text("insert into players (id, email, created_at) values (1, 'a@example.org', :t)"),
+                {"t": "2026-11-01 10:00:00"},
+            )
+            conn.execute(
+                text(
+                    "insert into games (id, engine, options, seed, ply, status, thread_message_id,"
+                    " created_at) values ('g1', 'countdown', '{}', 7, 3, 'running', '<t@x>',"
+                    " '2026-11-01 10:00:00')"
+                )
+            )
+            conn.execute(
+                text(
+                    "insert into seats (game_id, seat, player_id, nonce, invited_at)"
+                    " values ('g1', 0, 1, 'n0', '2026-11-01 10:00:00')"
+                )
+            )
+        upgrade()
+        with db.engine.connect() as conn:
+            game = conn.execute(text("select * from games")).mappings().one()
+            player = conn.execute(text("select * from players")).mappings().one()
+            seat = conn.execute(text("select * from seats")).mappings().one()
+        assert game["id"] == "g1" and game["ply"] == 3 and game["status"] == "running"
+        assert game["organiser_id"] is None and game["confirmed_at"] is not None
+        assert player["email"] == "a@example.org" and len(player["nonce"]) >= 12
+        assert seat["nonce"] == "n0"  # the seat's links keep working
+        db.engine.dispose()
+
+
+def test_upgrade_keeps_every_game_made_before(tmp_path: Path) -> None:
+    _games_made_before_the_organiser(make_app(tmp_path))
+
+
+def test_upgrade_keeps_every_game_made_before_on_postgresql(tmp_path: Path) -> None:
+    from tests.support.pg import TempDatabase, server_available
+
+    if (why := server_available()) is not None:
+        missing(f"PostgreSQL unavailable: {why}")
+    database = TempDatabase(prefix="pbem_upgrade").create()
+    try:
+        _games_made_before_the_organiser(make_app(tmp_path, DATABASE_URL=database.url))
+    finally:
+        database.drop()

@@ -14,13 +14,14 @@ from sqlalchemy.engine import Engine
 
 from pbem.pool import ping_when_idle
 from tests.conftest import make_app
+from tests.support.needs import missing
 from tests.support.pg import admin_url, libpq_url, server_available
 
 
 @pytest.fixture
 def engine() -> Iterator[Engine]:
     if (why := server_available()) is not None:
-        pytest.skip(f"PostgreSQL unavailable: {why}")
+        missing(f"PostgreSQL unavailable: {why}")
     engine = create_engine(admin_url(), pool_size=1, max_overflow=0)
     yield engine
     engine.dispose()
@@ -80,7 +81,7 @@ def test_the_service_pings_idle_postgresql_connections_not_every_checkout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if (why := server_available()) is not None:
-        pytest.skip(f"PostgreSQL unavailable: {why}")
+        missing(f"PostgreSQL unavailable: {why}")
     import pbem.pool
     from pbem.extensions import db
 

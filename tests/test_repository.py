@@ -10,7 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from tests.support.needs import missing
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,7 +27,7 @@ OUTSIDE = (
 def tracked_files() -> list[Path]:
     """Every file git tracks here (still present in the working tree)."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout")
+        missing("not a git checkout")
     listed = subprocess.run(
         ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
     ).stdout.decode("utf-8")

@@ -8,6 +8,7 @@ from typing import Any
 
 from celery import Task, shared_task
 from celery_batches import Batches, SimpleRequest
+from flask import current_app
 from sqlalchemy.exc import OperationalError
 
 from pbem import dispatch
@@ -86,24 +87,40 @@ def _apply(submission_ids: list[int]) -> list[int]:
         return [outbox_id for one in submission_ids for outbox_id in _apply([one])]
 
 
-def send_now(outbox_ids: list[int]) -> None:
-    """Send freshly written outbox rows from the current task; failures go to `send_email`."""
+def send_now(outbox_ids: list[int], requeue: bool = True) -> None:
+    """Send outbox rows from the current task; a row whose attempt fails goes to `send_email`.
+
+    Every failure of a row is recorded on it (delivery.send_outboxes), so only the database can
+    stop the batch. Then the rows not tried are queued once more if `requeue` (apply_move: its
+    moves are committed, their emails should not wait for the sweep), else left to the sweep:
+    a send_emails task queuing its own rows again while the database is down would go round in
+    a loop, and in-process (embedded) it would call itself until the stack overflows.
+    """
     try:
         deliveries = delivery.send_outboxes(settings(), outbox_ids)
-    except Exception:
-        # The moves are committed; emails that could not all be tried (database trouble) are
-        # handed to their own tasks (a row already sent is skipped there), and the sweep backs
-        # that up.
+    except Exception as exc:
         db.session.rollback()
-        log.warning("outbox %s: inline send failed; queued", outbox_ids, exc_info=True)
-        dispatch.send_emails_later(outbox_ids)
+        problem = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        if requeue and not current_app.extensions["celery"].conf.task_always_eager:
+            log.warning("outbox %s: not sent (%s); queued again", _ids(outbox_ids), problem)
+            dispatch.send_emails_later(outbox_ids)
+        else:
+            log.warning("outbox %s: not sent (%s); left to the sweep", _ids(outbox_ids), problem)
         return
     for outbox_id, sent in deliveries.items():
         if sent.status == "retry":
-            log.warning("outbox %s: not sent; retrying in %ss", outbox_id, sent.retry_in)
+            log.warning(
+                "outbox %s: not sent; retrying in %ss: %s", outbox_id, sent.retry_in, sent.error
+            )
             dispatch.retry_email_later(outbox_id, sent.retry_in)
         elif sent.status == "failed":
-            log.error("outbox %s: giving up after repeated failures", outbox_id)
+            log.warning("outbox %s: not sent, given up: %s", outbox_id, sent.error)
+
+
+def _ids(outbox_ids: list[int]) -> str:
+    """A batch's ids for one log line, however big the batch."""
+    shown = ", ".join(map(str, outbox_ids[:5]))
+    return f"{shown} … ({len(outbox_ids)} in all)" if len(outbox_ids) > 5 else shown
 
 
 @shared_task(name="workers.tasks.send_emails", base=AppContextBatches)
@@ -113,23 +130,34 @@ def send_emails(requests: list[SimpleRequest]) -> None:
     `send_email`, whose delayed messages are kept apart from these batches (a batch task holds
     messages with a countdown until they are due, which would fill the worker's prefetch while
     SMTP is down)."""
-    send_now(sorted({int(request.args[0]) for request in requests}))
+    send_now(sorted({int(request.args[0]) for request in requests}), requeue=False)
 
 
 @shared_task(name="workers.tasks.send_email", bind=True, max_retries=None)
 def send_email(self: Task, outbox_id: int) -> None:
     """Send one outbox row; on failure retry with the backoff the service chose (retries, and
     messages from clients that queue single rows)."""
-    outcome = delivery.send_outbox(settings(), outbox_id)
+    try:
+        outcome = delivery.send_outbox(settings(), outbox_id)
+    except OperationalError as exc:
+        db.session.rollback()
+        problem = " ".join(str(exc).split())[:200]
+        log.warning("outbox %s: not sent (%s); left to the sweep", outbox_id, problem)
+        return
     if outcome.status == "retry" and not self.request.is_eager:
+        # Celery logs the retry, one line; the reason is on the row (last_error).
         raise self.retry(countdown=outcome.retry_in)
     if outcome.status == "failed":
-        log.error("outbox %s: giving up after repeated failures", outbox_id)
+        log.warning("outbox %s: not sent, given up: %s", outbox_id, outcome.error)
 
 
 @shared_task(name="workers.tasks.sweep")
 def sweep() -> None:
-    """Re-enqueue submissions and emails the queue lost or has not run for a while."""
+    """Re-enqueue submissions and emails the queue lost or has not run for a while, and delete
+    the games their organisers never confirmed."""
+    expired = sweeping.expire_unconfirmed()
+    if expired:
+        log.info("sweep: deleted %d games nobody confirmed", expired)
     found = sweeping.sweep(settings())
     for submission_id in found.submission_ids:
         dispatch.apply_move_later(submission_id)

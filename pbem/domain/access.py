@@ -15,10 +15,10 @@ from sqlalchemy.orm import joinedload
 from pbem import links
 from pbem.config import Settings
 from pbem.extensions import db
-from pbem.models import Player, Seat
+from pbem.models import Player, Seat, new_nonce, utcnow
 
-# Sign-in links name the player alone: nothing to rotate, so they live a short time.
-SIGNIN_MAX_AGE_DAYS = 7
+# A sign-in link is asked for by anyone who types an address: it lives an hour, and works once.
+SIGNIN_MAX_AGE_SECONDS = 3600
 
 
 def read_claims(config: Settings, token: str, purpose: str) -> links.LinkClaims:
@@ -67,22 +67,58 @@ def seat_for_token(config: Settings, token: str, purpose: str) -> Seat:
 
 
 def signin_token(config: Settings, player: Player) -> str:
-    # No game and no seat: the claims name the player alone.
-    claims = links.LinkClaims(links.SIGNIN, "", -1, player.id, "")
-    return links.make_token(config.signing_key, claims)
+    """A fresh sign-in link's token; it replaces any earlier one of the player's."""
+    player.signin_nonce = new_nonce()
+    return links.player_token(config.signing_key, player.id, player.signin_nonce, links.SIGNIN)
+
+
+def _player(claims: links.LinkClaims, nonce_of: str) -> Player:
+    player = db.session.get(Player, claims.player_id, populate_existing=True)
+    if player is None:
+        raise links.ForgedLink("This link names a player who does not exist.")
+    nonce = getattr(player, nonce_of)
+    if nonce is None or not secrets.compare_digest(nonce, claims.nonce):
+        raise links.RevokedLink(
+            "This link has been withdrawn: it was used already, or you signed out everywhere. "
+            "Ask for a fresh link to your games by email."
+        )
+    return player
 
 
 def player_for_token(config: Settings, token: str) -> Player:
-    """The player a seat, invitation or sign-in link speaks for; links.LinkError otherwise."""
-    for purpose in (links.SEAT, links.INVITE):
-        try:
-            return seat_for_token(config, token, purpose).player
-        except links.WrongLink:
-            continue
+    """The player a player link (the dashboard's) speaks for; links.LinkError otherwise."""
+    return _player(read_claims(config, token, links.PLAYER), "nonce")
+
+
+def signin_player(config: Settings, token: str) -> Player:
+    """The player a sign-in link speaks for, without using it up (its page's GET)."""
     claims = links.read_token(
-        config.signing_key, token, links.SIGNIN, max_age_seconds=SIGNIN_MAX_AGE_DAYS * 86400
+        config.signing_key, token, links.SIGNIN, max_age_seconds=SIGNIN_MAX_AGE_SECONDS
     )
+    return _player(claims, "signin_nonce")
+
+
+def use_signin(config: Settings, token: str) -> str:
+    """Use up a sign-in link (its page's POST) and return a player link's token."""
+    player = signin_player(config, token)
+    player.signin_nonce = None
+    db.session.commit()
+    return links.player_token(config.signing_key, player.id, player.nonce)
+
+
+def blocked_player(config: Settings, token: str) -> Player:
+    """The player a "never email me again" link names."""
+    claims = links.read_token(config.signing_key, token, links.BLOCK, max_age_seconds=None)
     player = db.session.get(Player, claims.player_id)
     if player is None:
-        raise links.ForgedLink("This link names a player who does not exist.")
+        raise links.ForgedLink("This link names an address pbem does not know.")
+    return player
+
+
+def block_address(config: Settings, token: str) -> Player:
+    """ "Never email me again": the address gets no invitation from now on."""
+    player = blocked_player(config, token)
+    if player.blocked_at is None:
+        player.blocked_at = utcnow()
+    db.session.commit()
     return player

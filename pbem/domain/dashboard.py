@@ -48,6 +48,8 @@ def game_lines(config: Settings, player: Player) -> list[GameLine]:
     lines = []
     for seat in seats:
         game = seat.game
+        if game.confirmed_at is None and game.organiser_id != player.id:
+            continue  # not invited yet: the organiser has to confirm first
         who = names(game)
         state = load_state(game)
         invited = seat.accepted_at is None and game.status == INVITING
@@ -75,7 +77,7 @@ def request_signin(config: Settings, address: str) -> list[int]:
     player = db.session.execute(select(Player).where(Player.email == address)).scalar_one_or_none()
     if player is None:
         return []
-    link = f"{config.base_url}/me/{signin_token(config, player)}"
+    link = f"{config.base_url}/signin/{signin_token(config, player)}"
     outbox_ids = write_letters(db.session.connection(), config, [letters.signin(address, link)])
     db.session.commit()
     return outbox_ids

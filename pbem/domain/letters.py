@@ -10,10 +10,10 @@ from typing import Any
 
 from pbem import games, links
 from pbem.config import Settings
-from pbem.domain.access import SIGNIN_MAX_AGE_DAYS
+from pbem.domain.access import SIGNIN_MAX_AGE_SECONDS
 from pbem.domain.outbox import Letter
 from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine
-from pbem.models import Game
+from pbem.models import Game, Player
 
 Recent = list[tuple[int, str, str]]
 
@@ -26,8 +26,10 @@ def _about(game: Game | GameFacts, seat: SeatInfo, kind: str, **context: Any) ->
 
 def _seat_links(config: Settings, seat: SeatInfo) -> dict[str, str]:
     """`link` to the seat's game page and `games_link` to all the player's games."""
-    link, games_link = links.seat_urls(config, seat)
-    return {"link": link, "games_link": games_link}
+    return {
+        "link": links.seat_url(config, seat),
+        "games_link": links.player_url(config, seat.player_id, seat.player_nonce),
+    }
 
 
 def invitation(
@@ -41,6 +43,21 @@ def invitation(
         names=names,
         options=game.options,
         link=links.invite_url(config, seat),
+        block_link=links.block_url(config, seat.player_id),
+    )
+
+
+def confirmation(config: Settings, game: Game, seat: SeatInfo, names: list[str]) -> Letter:
+    """To the organiser of a game started from the web form: nobody else is emailed until the
+    organiser's POST on this link proves the address is theirs."""
+    return _about(
+        game,
+        seat,
+        "confirm",
+        names=names,
+        options=game.options,
+        link=links.invite_url(config, seat),
+        block_link=links.block_url(config, seat.player_id),
     )
 
 
@@ -91,4 +108,34 @@ def new_links(config: Settings, game: Game, seat: SeatInfo, invited: bool) -> Le
 
 
 def signin(to: str, link: str) -> Letter:
-    return Letter(to, "signin", None, {"link": link, "days": SIGNIN_MAX_AGE_DAYS})
+    return Letter(to, "signin", None, {"link": link, "minutes": SIGNIN_MAX_AGE_SECONDS // 60})
+
+
+def new_player_link(config: Settings, player: Player) -> Letter:
+    link = links.player_url(config, player.id, player.nonce)
+    return Letter(player.email, "signedout", None, {"link": link, "to": player.email})
+
+
+def undeliverable(
+    config: Settings,
+    game: GameFacts,
+    organiser_id: int,
+    organiser: str,
+    organiser_nonce: str,
+    invitee: str,
+    reason: str,
+) -> Letter:
+    """To a game's organiser: the invitation to `invitee` could not be delivered, and why."""
+    return Letter(
+        organiser,
+        "undeliverable",
+        game,
+        {
+            "game": game,
+            "title": engine(game).title,
+            "to": organiser,
+            "invitee": invitee,
+            "reason": reason,
+            "link": links.player_url(config, organiser_id, organiser_nonce),
+        },
+    )

@@ -4,7 +4,6 @@ the last seat is taken."""
 from __future__ import annotations
 
 import random
-import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from pbem import games, links, mail
 from pbem.config import Settings
 from pbem.domain import letters
 from pbem.domain.access import check_claims
+from pbem.domain.addresses import normalise_address
 from pbem.domain.errors import NotFound, SetupError
 from pbem.domain.moves import UPDATE_GAME
 from pbem.domain.outbox import last_message_ids, write_letters
@@ -26,13 +26,17 @@ from pbem.extensions import db
 from pbem.games.base import check_players, resolve_options
 from pbem.models import FINISHED, INVITING, RUNNING, Game, Player, Seat, new_game_id, utcnow
 
-EMAIL_RE = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+$")
-
 
 @dataclass(frozen=True)
 class CreatedGame:
     game_id: str
     outbox_ids: list[int]
+
+
+# Who starts a game, and so what its first emails are.
+BY_STRANGER = "stranger"  # the web form: the organiser must confirm before anyone else is emailed
+BY_OPERATOR = "operator"  # `pbem new-game`: every seat invited at once
+BY_PLAYER = "player"  # from the organiser's own player link: confirmed, and their seat taken
 
 
 def create_game(
@@ -41,17 +45,22 @@ def create_game(
     options: Mapping[str, Any] | None,
     emails: Sequence[str],
     seed: int | None = None,
+    started_by: str = BY_OPERATOR,
 ) -> CreatedGame:
-    """A new game in the `inviting` state with one invitation email per seat.
+    """A new game in the `inviting` state, and its first emails.
 
-    The first address is the creator's; they accept through their own link like everyone else.
-    Seats are drawn at random from a recorded seed.
+    The first address is the organiser's. Started from the web form (`BY_STRANGER`), only the
+    organiser is emailed: their POST on that link confirms the address and takes their seat,
+    and only then are the others invited, so the form cannot make pbem mail strangers. Started
+    by the operator, everyone is invited at once; started from the organiser's own player link,
+    the organiser's seat is taken and the others invited. Seats are drawn at random from a
+    recorded seed.
     """
     try:
         rules = games.get(engine_name)
     except KeyError as exc:
         raise SetupError(str(exc.args[0])) from exc
-    addresses = [normalise_email(address) for address in emails]
+    addresses = [normalise_address(config, address) for address in emails]
     seed = secrets.randbits(62) if seed is None else seed
     try:
         check_players(rules.name, len(addresses), rules.min_players, rules.max_players)
@@ -63,16 +72,31 @@ def create_game(
         raise SetupError(str(exc)) from exc
 
     try:
-        return _create(config, rules, resolved, addresses, seed)
+        return _create(config, rules, resolved, addresses, seed, started_by)
     except IntegrityError:
         # Another request created one of these players at the same moment; they exist now.
         db.session.rollback()
-        return _create(config, rules, resolved, addresses, seed)
+        return _create(config, rules, resolved, addresses, seed, started_by)
 
 
 def _create(
-    config: Settings, rules: games.Game, options: dict[str, Any], addresses: list[str], seed: int
+    config: Settings,
+    rules: games.Game,
+    options: dict[str, Any],
+    addresses: list[str],
+    seed: int,
+    started_by: str,
 ) -> CreatedGame:
+    players = _players(addresses)
+    blocked = sorted({a for a in addresses if players[a].blocked_at is not None})
+    if blocked:
+        db.session.rollback()
+        raise SetupError(
+            f"{', '.join(blocked)} asked pbem never to email them: start the game without "
+            f"{'that address' if len(blocked) == 1 else 'those addresses'}."
+        )
+    now = utcnow()
+    organiser = players[addresses[0]]
     game_id = new_game_id()
     game = Game(
         id=game_id,
@@ -81,9 +105,10 @@ def _create(
         seed=seed,
         status=INVITING,
         thread_message_id=mail.new_message_id(game_id, config.mail_from),
+        organiser=organiser,
+        confirmed_at=None if started_by == BY_STRANGER else now,
     )
     db.session.add(game)
-    players = _players(addresses)
     order = list(range(len(addresses)))
     random.Random(f"seats:{seed}").shuffle(order)
     seats = [
@@ -92,24 +117,23 @@ def _create(
     ]
     db.session.add_all(seats)
     db.session.flush()
+    mine = seats[0]
+    if started_by == BY_PLAYER:
+        mine.accepted_at = now
     seats.sort(key=lambda seat: seat.seat)
     who = [seat.player.email for seat in seats]
-    invitations = [
-        letters.invitation(config, game, SeatInfo.of(seat), creator=addresses[0], names=who)
-        for seat in seats
-    ]
+    if started_by == BY_STRANGER:
+        first = [letters.confirmation(config, game, SeatInfo.of(mine), who)]
+    else:
+        first = [
+            letters.invitation(config, game, SeatInfo.of(seat), creator=organiser.email, names=who)
+            for seat in seats
+            if seat.accepted_at is None
+        ]
     # A new game: no earlier message to thread after.
-    outbox_ids = write_letters(db.session.connection(), config, invitations, {})
+    outbox_ids = write_letters(db.session.connection(), config, first, {})
     db.session.commit()
     return CreatedGame(game_id, outbox_ids)
-
-
-def normalise_email(address: str) -> str:
-    address = address.strip()
-    if not EMAIL_RE.match(address):
-        raise SetupError(f"{address!r} is not an email address")
-    local, _, domain = address.rpartition("@")
-    return f"{local}@{domain.lower()}"
 
 
 def _players(addresses: Sequence[str]) -> dict[str, Player]:
@@ -135,6 +159,8 @@ class InvitedGame:
     status: str
     seats: list[SeatInfo]  # by seat index
     accepted: list[bool]  # by seat index
+    confirmed: bool  # False until the organiser of a web-form game takes their seat
+    organiser_id: int | None
 
     @classmethod
     def of(cls, game: Game) -> InvitedGame:
@@ -145,7 +171,13 @@ class InvitedGame:
             game.status,
             [SeatInfo.of(seat) for seat in game.seats],
             [seat.accepted_at is not None for seat in game.seats],
+            game.confirmed_at is not None,
+            game.organiser_id,
         )
+
+    @property
+    def organiser(self) -> str | None:
+        return next((s.email for s in self.seats if s.player_id == self.organiser_id), None)
 
     @property
     def names(self) -> list[str]:
@@ -162,12 +194,25 @@ class Acceptance:
     already: bool
     outbox_ids: list[int]
     game: InvitedGame  # as committed
+    confirmed: bool = False  # this acceptance confirmed the organiser's game
 
 
 _LOCK_INVITED_GAME = (
-    select(Game.id, Game.engine, Game.options, Game.seed, Game.status, Game.thread_message_id)
+    select(
+        Game.id,
+        Game.engine,
+        Game.options,
+        Game.seed,
+        Game.status,
+        Game.thread_message_id,
+        Game.confirmed_at,
+        Game.organiser_id,
+    )
     .where(Game.id == bindparam("game_id"))
     .with_for_update()
+)
+_CONFIRM_GAME = (
+    update(Game).where(Game.id == bindparam("game_id")).values(confirmed_at=bindparam("now"))
 )
 _INVITED_SEATS = (
     select(*SEAT_INFO, Seat.accepted_at)
@@ -183,10 +228,11 @@ _ACCEPT_SEAT = (
 def accept_invitation(config: Settings, seat: links.SeatKey) -> Acceptance:
     """Take a seat; the last acceptance starts the game and emails the first player.
 
-    `seat` is an ORM seat or the claims of an invitation token, checked here against the seat
-    as it is under the game's row lock (so a rotated link is refused). Core statements on the
-    session's connection: set-up runs once per player and game, but at hundreds of moves a
-    second games start by the dozen.
+    The organiser taking their seat in a game still to be confirmed confirms it, and the other
+    seats are invited then. `seat` is an ORM seat or the claims of an invitation token, checked
+    here against the seat as it is under the game's row lock (so a rotated link is refused).
+    Core statements on the session's connection: set-up runs once per player and game, but at
+    hundreds of moves a second games start by the dozen.
     """
     conn = db.session.connection()
     # The game row locked, its seats read under the lock: the last acceptance, and only it,
@@ -199,24 +245,59 @@ def accept_invitation(config: Settings, seat: links.SeatKey) -> Acceptance:
             check_claims(seat, mine)
         if game is None or mine is None:
             raise NotFound("There is no such seat.")
+        if game.confirmed_at is None and mine.player_id != game.organiser_id:
+            raise NotFound("This invitation is not open yet.")
     except (links.LinkError, NotFound):
         db.session.rollback()  # releases the lock
         raise
     seats = [SeatInfo.of_row(row) for row in rows]
     accepted = [row.accepted_at is not None for row in rows]
+
+    def invited(status: str) -> InvitedGame:
+        facts = (game.id, game.engine, game.options, status, seats, accepted)
+        return InvitedGame(*facts, True, game.organiser_id)
+
     if accepted[mine.seat] or game.status != INVITING:
         db.session.commit()
-        invited = InvitedGame(game.id, game.engine, game.options, game.status, seats, accepted)
-        return Acceptance(started=False, already=True, outbox_ids=[], game=invited)
+        return Acceptance(started=False, already=True, outbox_ids=[], game=invited(game.status))
     now = utcnow()
     conn.execute(_ACCEPT_SEAT, {"seat_id": mine.id, "now": now})
     accepted[mine.seat] = True
     status, outbox_ids = game.status, list[int]()
+    confirming = game.confirmed_at is None
+    if confirming:
+        conn.execute(_CONFIRM_GAME, {"game_id": game.id, "now": now})
+        outbox_ids = _invite_the_others(conn, config, game, seats, accepted)
     if all(accepted):
         status, outbox_ids = _start(conn, config, game, seats, now)
     db.session.commit()
-    invited = InvitedGame(game.id, game.engine, game.options, status, seats, accepted)
-    return Acceptance(bool(outbox_ids), already=False, outbox_ids=outbox_ids, game=invited)
+    started = status != INVITING
+    return Acceptance(started, False, outbox_ids, invited(status), confirming)
+
+
+def invited_on_confirmation(seat: links.SeatKey) -> list[str]:
+    """The addresses taking this seat would invite: the other players', when it is the organiser's
+    seat in a game still to be confirmed; none otherwise."""
+    game = db.session.get(Game, seat.game_id)
+    if game is None or game.confirmed_at is not None:
+        return []
+    if seat.player_id != game.organiser_id:
+        return []
+    return [s.player.email for s in game.seats if s.seat != seat.seat and s.accepted_at is None]
+
+
+def _invite_the_others(
+    conn: Connection, config: Settings, game: Any, seats: list[SeatInfo], accepted: list[bool]
+) -> list[int]:
+    """The invitations of a game its organiser has just confirmed."""
+    who = [seat.email for seat in seats]
+    organiser = next(seat.email for seat in seats if seat.player_id == game.organiser_id)
+    invitations = [
+        letters.invitation(config, game, seat, creator=organiser, names=who)
+        for seat, done in zip(seats, accepted, strict=True)
+        if not done
+    ]
+    return write_letters(conn, config, invitations, {})
 
 
 def _start(

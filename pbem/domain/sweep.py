@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from pbem.config import Settings
 from pbem.extensions import db
-from pbem.models import PENDING, OutboxMessage, Submission, utcnow
+from pbem.models import PENDING, Game, OutboxMessage, Seat, Submission, utcnow
 
 
 @dataclass(frozen=True)
@@ -42,3 +42,21 @@ def sweep(config: Settings, now: datetime | None = None, limit: int = 1000) -> S
     result = Sweep(list(submissions), list(emails))
     db.session.rollback()
     return result
+
+
+# A game its organiser never confirmed is deleted after this long, with its emails.
+UNCONFIRMED_DAYS = 7
+
+
+def expire_unconfirmed(now: datetime | None = None) -> int:
+    """Delete games started from the web form that nobody confirmed within UNCONFIRMED_DAYS;
+    the number deleted. Such a game has no moves: only its seats and its one email."""
+    cutoff = (now or utcnow()) - timedelta(days=UNCONFIRMED_DAYS)
+    stale = select(Game.id).where(Game.confirmed_at.is_(None), Game.created_at <= cutoff)
+    game_ids = list(db.session.execute(stale.limit(1000)).scalars())
+    if game_ids:
+        db.session.execute(delete(OutboxMessage).where(OutboxMessage.game_id.in_(game_ids)))
+        db.session.execute(delete(Seat).where(Seat.game_id.in_(game_ids)))
+        db.session.execute(delete(Game).where(Game.id.in_(game_ids)))
+    db.session.commit()
+    return len(game_ids)

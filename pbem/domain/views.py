@@ -66,19 +66,33 @@ class SeatInfo:
     player_id: int
     nonce: str
     email: str
+    player_nonce: str  # signs the player's dashboard link
 
     @classmethod
     def of(cls, seat: Seat) -> SeatInfo:
-        return cls(seat.id, seat.game_id, seat.seat, seat.player_id, seat.nonce, seat.player.email)
+        player = seat.player
+        return cls(
+            seat.id, seat.game_id, seat.seat, seat.player_id, seat.nonce, player.email, player.nonce
+        )
 
     @classmethod
     def of_row(cls, row: Any) -> SeatInfo:
         """From a Core row that selected the SEAT_INFO columns (and maybe more)."""
-        return cls(row.id, row.game_id, row.seat, row.player_id, row.nonce, row.email)
+        return cls(
+            row.id, row.game_id, row.seat, row.player_id, row.nonce, row.email, row.player_nonce
+        )
 
 
-# SeatInfo's fields as columns, in its order (joined with Player), for Core reads.
-SEAT_INFO = (Seat.id, Seat.game_id, Seat.seat, Seat.player_id, Seat.nonce, Player.email)
+# SeatInfo's fields as columns (joined with Player), for Core reads.
+SEAT_INFO = (
+    Seat.id,
+    Seat.game_id,
+    Seat.seat,
+    Seat.player_id,
+    Seat.nonce,
+    Player.email,
+    Player.nonce.label("player_nonce"),
+)
 
 
 @dataclass

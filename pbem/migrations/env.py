@@ -61,10 +61,22 @@ def run_migrations_online() -> None:
         conf_args["process_revision_directives"] = process_revision_directives
 
     with get_engine().connect() as connection:
+        # SQLite alters a table by copying it into a new one and dropping the old, which its
+        # foreign keys would forbid; they are checked again once the migrations are done.
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()  # no transaction left open for Alembic to mistake for its own
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            problems = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+            connection.commit()
+            if problems:
+                raise RuntimeError(f"the migration broke foreign keys: {problems[:5]}")
 
 
 if context.is_offline_mode():

@@ -10,7 +10,10 @@ from pbem.web import (
     boardkit,
     dashboard,
     errors,
+    headers,
     invite,
+    limits,
+    outages,
     outbox,
     play,
     start,
@@ -18,8 +21,12 @@ from pbem.web import (
 
 
 def register_blueprints(app: Flask) -> None:
+    limits.register(app)
     # boardkit adds click-to-move, live refresh and replay to the game page; its plain form in
     # `play` works without them.
     for module in (start, invite, play, api, outbox, boardkit, board_scripts, dashboard):
         app.register_blueprint(module.bp)
     errors.register(app)
+    # After the blueprints: it wraps every view registered above.
+    outages.install(app)
+    headers.register(app)

@@ -6,19 +6,33 @@ Send the seat token as `Authorization: Bearer <token>` or `?token=`. Errors are
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, request
+from functools import cache
 
-from pbem import dispatch, games
+from flask import Blueprint, Response, jsonify
+
+from pbem import dispatch, games, resources
 from pbem.domain import moves, views
 from pbem.domain.errors import GameNotStarted, NoSuchPosition, ServiceError
 from pbem.models import INVITING, Game
 from pbem.web.access import claims_for, seat_for, submission_for
+from pbem.web.limits import json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 class BadRequest(ServiceError):
     code = "bad_request"
+
+
+@cache
+def _openapi() -> bytes:
+    return (resources.static_dir() / "openapi.json").read_bytes()
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI document of this API (kept in `pbem/static/openapi.json`)."""
+    return Response(_openapi(), mimetype="application/json")
 
 
 @bp.get("/games/<game_id>")
@@ -68,7 +82,7 @@ def submit(game_id: str) -> tuple[Response, int]:
     # The claims only: submit_move checks them against the seat in the statement that reads the
     # game, so a move costs one read and one insert.
     claims = claims_for(game_id)
-    body = request.get_json(silent=True)
+    body = json_body()
     if not isinstance(body, dict) or not isinstance(body.get("move"), str):
         raise BadRequest('Send JSON: {"move": "...", "ply": N}.')
     ply = body.get("ply")

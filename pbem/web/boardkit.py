@@ -149,7 +149,7 @@ def pbem_history(seat: Seat, token: str) -> dict[str, Any]:
         "plies": game.ply,
         "start_href": url_for("boardkit.replay_page", token=token, ply=0),
         "record_href": url_for("api.record", game_id=game.id, token=token),
-        "dashboard_href": url_for("dashboard.from_seat", token=token),
+        "dashboard_href": url_for("dashboard.signin_form"),
     }
 
 

@@ -7,6 +7,7 @@ from flask import Blueprint, render_template
 from pbem import dispatch, links
 from pbem.domain import starting, views
 from pbem.extensions import settings
+from pbem.web import ratelimits
 from pbem.web.access import invitation_claims, invited_seat
 
 bp = Blueprint("invite", __name__)
@@ -22,12 +23,26 @@ def show(token: str) -> str:
 def accept(token: str) -> str:
     # The claims only: accept_invitation checks them against the seat under the game's lock.
     claims = invitation_claims(token)
+    # Confirming a game invites the others: counted against their daily invitations first.
+    ratelimits.check_invitations(starting.invited_on_confirmation(claims))
     accepted = starting.accept_invitation(settings(), claims)
     dispatch.send_emails_later(accepted.outbox_ids)
-    return _page(accepted.game, claims.seat, token, just_accepted=not accepted.already)
+    return _page(
+        accepted.game,
+        claims.seat,
+        token,
+        just_accepted=not accepted.already,
+        confirming=accepted.confirmed,
+    )
 
 
-def _page(game: starting.InvitedGame, seat: int, token: str, just_accepted: bool = False) -> str:
+def _page(
+    game: starting.InvitedGame,
+    seat: int,
+    token: str,
+    just_accepted: bool = False,
+    confirming: bool = False,
+) -> str:
     mine = game.seats[seat]
     return render_template(
         "pages/invite.html",
@@ -39,5 +54,7 @@ def _page(game: starting.InvitedGame, seat: int, token: str, just_accepted: bool
         names=game.names,
         waiting=game.waiting,
         just_accepted=just_accepted,
+        confirming=confirming,
+        organiser=game.organiser,
         seat_link=links.seat_url(settings(), mine) if game.accepted[seat] else None,
     )

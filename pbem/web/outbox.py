@@ -1,23 +1,33 @@
 """`/outbox`: the mail saved by the embedded default, newest first, with the links clickable.
 
-Only without SMTP_URL: with real mail the links are private to their recipients.
+Only in development and test, and only without SMTP_URL: the page shows every link pbem mailed,
+so anywhere else it would hand any visitor every seat.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, Response, abort, make_response, render_template
 
 from pbem import mail
 from pbem.extensions import settings
 
 bp = Blueprint("outbox", __name__)
 
+ENVIRONMENTS = ("development", "test")
+
 
 @bp.get("/outbox")
-def index() -> str:
+def index() -> Response:
     config = settings()
-    if not config.mail_to_files:
-        abort(404, "The outbox page exists only when pbem saves mail to files (no SMTP_URL).")
-    return render_template(
-        "pages/outbox.html", mails=mail.saved_mails(config.outbox_dir), folder=config.outbox_dir
+    if config.env not in ENVIRONMENTS or not config.mail_to_files:
+        abort(404)
+    response = make_response(
+        render_template(
+            "pages/outbox.html",
+            mails=mail.saved_mails(config.outbox_dir),
+            folder=config.outbox_dir,
+        )
     )
+    # Every link of every seat is on this page.
+    response.headers["Cache-Control"] = "no-store"
+    return response

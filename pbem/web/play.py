@@ -14,6 +14,7 @@ from pbem.domain.errors import GameOver, MoveRefused, NotYourTurn, StalePly
 from pbem.models import Seat
 from pbem.web.access import claims_for, seat_for, submission_for
 from pbem.web.errors import error_page
+from pbem.web.limits import shorten
 
 bp = Blueprint("play", __name__)
 
@@ -40,7 +41,8 @@ def submit(token: str) -> Response | tuple[str, int]:
     try:
         submission_id = moves.submit_move(claims, move, ply)
     except MoveRefused as exc:
-        return game_page(seat_for(token=token), token, error=exc.message, typed=move), exc.status
+        page = game_page(seat_for(token=token), token, error=exc.message, typed=shorten(move))
+        return page, exc.status
     except (StalePly, NotYourTurn, GameOver) as exc:
         return error_page(exc.code, exc.message, exc.status, back=url_for("play.page", token=token))
     dispatch.apply_move_later(submission_id)

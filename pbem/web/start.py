@@ -12,6 +12,7 @@ from pbem.domain import starting, views
 from pbem.domain.errors import SetupError
 from pbem.extensions import db, settings
 from pbem.models import Game
+from pbem.web import ratelimits
 
 bp = Blueprint("start", __name__)
 
@@ -45,17 +46,33 @@ def _form(chosen: str | None, error: str | None = None, status: int = 200) -> tu
     ), status
 
 
+def form_options(game: games.Game) -> dict[str, str]:
+    """The engine's options the form filled in."""
+    return {option: request.form[option] for option in game.options if request.form.get(option)}
+
+
+def form_addresses() -> list[str]:
+    """The `emails` field: addresses one per line (or separated by commas, semicolons, spaces)."""
+    return [e for e in re.split(r"[\s,;]+", request.form.get("emails", "")) if e]
+
+
 @bp.post("/")
 def create() -> Response | tuple[str, int]:
+    """A game started by someone pbem does not know yet: its organiser must confirm first."""
+    ratelimits.check_game_creation((form_addresses() or [""])[0])
     name = request.form.get("game", "")
     try:
         game = games.get(name)
     except KeyError as exc:
         return _form(None, str(exc.args[0]), 400)
-    options = {option: request.form[option] for option in game.options if request.form.get(option)}
-    emails = [e for e in re.split(r"[\s,;]+", request.form.get("emails", "")) if e]
     try:
-        created = starting.create_game(settings(), game.name, options, emails)
+        created = starting.create_game(
+            settings(),
+            game.name,
+            form_options(game),
+            form_addresses(),
+            started_by=starting.BY_STRANGER,
+        )
     except SetupError as exc:
         return _form(game.name, exc.message, 400)
     dispatch.send_emails_later(created.outbox_ids)
@@ -70,5 +87,6 @@ def created(game_id: str) -> str:
         game=game,
         title=views.engine(game).title,
         players=len(game.seats),
+        confirming=game.confirmed_at is None,
         embedded=settings().mail_to_files,
     )

@@ -18,6 +18,7 @@ from werkzeug.serving import make_server
 
 from pbem.extensions import db
 from tests.conftest import make_app
+from tests.support.needs import missing
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -48,7 +49,7 @@ def _chromium() -> str:
             env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
         )
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+        missing("Debian's chromium is not installed (apt-get install chromium)")
     return CHROMIUM
 
 

@@ -1,4 +1,5 @@
-"""The dashboard through the pages: from a game page's "your games" link and by a sign-in email."""
+"""The dashboard through the pages: from an email's "All your games" link and by a sign-in
+email."""
 
 from __future__ import annotations
 
@@ -21,10 +22,11 @@ def test_dashboard_from_a_game_and_by_email(
     players = [join(browser, server.url, email) for email in EMAILS]
     for player in players:
         open_game(player)
-    # The first game's invitations are still open: each player has one game waiting to accept.
+    # The first game is still to be confirmed by its organiser, the first player: the first
+    # player's dashboard, opened from an email, shows it waiting for them.
     page = players[0].page
-    page.click("#dashboard-link")
-    page.wait_for_url(re.compile(r"/me"))
+    (mine, *_) = mail_links(browser, server.url, EMAILS[0], "me")
+    page.goto(mine)
     rows = page.locator("#games tbody tr")
     expect(rows).to_have_count(2)
     statuses = [rows.nth(i).get_attribute("data-status") for i in range(2)]
@@ -40,9 +42,12 @@ def test_dashboard_from_a_game_and_by_email(
     phone.fill("#signin-email", EMAILS[1])
     phone.click("#signin-form button")
     expect(phone.locator("#signin-sent")).to_be_visible()
-    (link, *_) = mail_links(browser, server.url, EMAILS[1], "me")
+    (link, *_) = mail_links(browser, server.url, EMAILS[1], "signin")
     phone.goto(link)
-    expect(phone.locator("#games tbody tr")).to_have_count(2)
+    phone.click("#signin-use-form button")
+    phone.wait_for_url(re.compile(r"/me/"))
+    # The unconfirmed game has not invited the second player yet.
+    expect(phone.locator("#games tbody tr")).to_have_count(1)
     phone.locator("#games a").first.click()
     expect(phone.locator("h1")).to_be_visible()
     save(phone, screenshots, "dashboard-signin-phone")

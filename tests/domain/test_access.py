@@ -10,7 +10,7 @@ from flask import Flask
 
 from pbem import links
 from pbem.domain import access
-from pbem.extensions import settings
+from pbem.extensions import db, settings
 from tests.domain.flow import start
 
 
@@ -63,17 +63,40 @@ def test_check_claims_refuses_a_missing_seat_and_an_old_nonce() -> None:
         access.check_claims(claims, SimpleNamespace(player_id=1, nonce="nonce-2"))
 
 
-def test_seat_invitation_and_signin_links_name_their_player(app: Flask) -> None:
+def test_only_a_player_link_opens_the_players_games(app: Flask) -> None:
     config = settings()
     game = start()
     seat = game.seats[0]
     player = seat.player
+    # A seat or invitation link opens its own game only.
     for purpose in (links.SEAT, links.INVITE):
         token = links.token_for(config.signing_key, seat, purpose)
-        assert access.player_for_token(config, token).id == player.id
-    assert access.player_for_token(config, access.signin_token(config, player)).id == player.id
-    gone = links.make_token(config.signing_key, links.LinkClaims(links.SIGNIN, "", -1, 999, ""))
+        with pytest.raises(links.WrongLink):
+            access.player_for_token(config, token)
+    token = links.player_token(config.signing_key, player.id, player.nonce)
+    assert access.player_for_token(config, token).id == player.id
+    gone = links.player_token(config.signing_key, 999, "x")
     with pytest.raises(links.ForgedLink, match="player who does not exist"):
         access.player_for_token(config, gone)
     with pytest.raises(links.ForgedLink):
         access.player_for_token(config, "not-a-token")
+
+
+def test_a_signin_link_works_once_and_gives_a_player_link(app: Flask) -> None:
+    config = settings()
+    player = start().seats[0].player
+    token = access.signin_token(config, player)
+    db.session.commit()
+    assert access.signin_player(config, token).id == player.id  # a GET uses up nothing
+    assert access.signin_player(config, token).id == player.id
+    player_token = access.use_signin(config, token)
+    assert access.player_for_token(config, player_token).id == player.id
+    with pytest.raises(links.RevokedLink):
+        access.use_signin(config, token)
+    # A newer sign-in link withdraws the older one.
+    first = access.signin_token(config, player)
+    second = access.signin_token(config, player)
+    db.session.commit()
+    with pytest.raises(links.RevokedLink):
+        access.signin_player(config, first)
+    assert access.signin_player(config, second).id == player.id

@@ -119,6 +119,7 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
     seat = seats[0]
     return {
         "invite": [letters.invitation(config, game, seat, creator=who[1], names=who)],
+        "confirm": [letters.confirmation(config, game, seat, names=who)],
         "started": [letters.started(config, facts, seat, state, who)],
         "turn": [
             letters.turn(config, facts, seat, state, who, []),
@@ -129,7 +130,13 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
             letters.new_links(config, game, seat, invited=True),
             letters.new_links(config, game, seat, invited=False),
         ],
-        "signin": [letters.signin(seat.email, "http://pbem.test/me/token")],
+        "signin": [letters.signin(seat.email, "http://pbem.test/signin/token")],
+        "signedout": [letters.new_player_link(config, game.seats[0].player)],
+        "undeliverable": [
+            letters.undeliverable(
+                config, facts, seat.player_id, seat.email, seat.player_nonce, who[1], "550 no"
+            )
+        ],
     }
 
 
@@ -163,7 +170,7 @@ def test_subjects_say_the_game_and_what_happened(app: Flask) -> None:
     dashboard.request_signin(config, EMAILS[1])
     db.session.commit()
     assert {m.kind: m.subject for m in mails()} == {
-        "invite": f"{title}: invitation from {EMAILS[0]}",
+        "invite": f"{title}: you are invited to a game",
         "started": f"{title}: the game has started",
         "turn": f"{title}: your turn (move 2)",
         "result": f"{title}: the game is over",

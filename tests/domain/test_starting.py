@@ -3,14 +3,16 @@ the deal once every seat is taken."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from pbem.domain import starting
-from pbem.domain.errors import SetupError
+from pbem.domain import starting, sweep
+from pbem.domain.errors import NotFound, SetupError
 from pbem.extensions import db, settings
-from pbem.models import RUNNING, Game
+from pbem.models import RUNNING, Game, Player, utcnow
 from tests.domain.flow import EMAILS, mails
 
 
@@ -84,7 +86,63 @@ def test_game_starts_when_every_seat_is_taken(app: Flask) -> None:
     assert starting.accept_invitation(config, second).already
 
 
-def test_addresses_are_trimmed_and_their_domain_lowercased() -> None:
-    assert starting.normalise_email("  Bob.Smith@Example.ORG ") == "Bob.Smith@example.org"
-    with pytest.raises(SetupError, match="is not an email address"):
-        starting.normalise_email("bob@example.org, carol@example.org")
+def test_a_game_from_the_form_emails_its_organiser_alone_until_confirmed(app: Flask) -> None:
+    config = settings()
+    created = starting.create_game(config, "countdown", {}, EMAILS, started_by=starting.BY_STRANGER)
+    game = db.session.get(Game, created.game_id)
+    assert game is not None and game.confirmed_at is None
+    assert [m.kind for m in mails()] == ["confirm"] and mails()[0].to == EMAILS[0]
+    organiser = next(s for s in game.seats if s.player.email == EMAILS[0])
+    other = next(s for s in game.seats if s.player.email == EMAILS[1])
+    with pytest.raises(NotFound, match="not open yet"):
+        starting.accept_invitation(config, other)
+    accepted = starting.accept_invitation(config, organiser)
+    assert accepted.confirmed and not accepted.started
+    db.session.expire_all()
+    assert db.session.get(Game, game.id).confirmed_at is not None
+    assert [(m.kind, m.to) for m in mails(kind="invite")] == [("invite", EMAILS[1])]
+    assert starting.accept_invitation(config, other).started
+
+
+def test_a_game_from_a_player_link_takes_the_organisers_seat(app: Flask) -> None:
+    created = starting.create_game(
+        settings(), "countdown", {}, EMAILS, started_by=starting.BY_PLAYER
+    )
+    game = db.session.get(Game, created.game_id)
+    assert game is not None and game.confirmed_at is not None
+    accepted = {s.player.email: s.accepted_at is not None for s in game.seats}
+    assert accepted == {EMAILS[0]: True, EMAILS[1]: False}
+    assert [(m.kind, m.to) for m in mails()] == [("invite", EMAILS[1])]
+
+
+def test_the_operator_invites_everyone_at_once(app: Flask) -> None:
+    created = starting.create_game(settings(), "countdown", {}, EMAILS)
+    game = db.session.get(Game, created.game_id)
+    assert game is not None and game.confirmed_at is not None
+    assert game.organiser is not None and game.organiser.email == EMAILS[0]
+    assert sorted(m.to for m in mails(kind="invite")) == sorted(EMAILS)
+
+
+def test_a_blocked_address_is_never_invited(app: Flask) -> None:
+    config = settings()
+    starting.create_game(config, "countdown", {}, EMAILS)
+    player = Player.query.filter_by(email=EMAILS[1]).one()
+    player.blocked_at = player.created_at
+    db.session.commit()
+    before = len(mails())
+    with pytest.raises(SetupError, match="never to email"):
+        starting.create_game(config, "countdown", {}, ["carol@example.org", EMAILS[1]])
+    assert len(mails()) == before
+
+
+def test_a_game_nobody_confirms_is_deleted_after_seven_days(app: Flask) -> None:
+    config = settings()
+    waiting = starting.create_game(config, "countdown", {}, EMAILS, started_by=starting.BY_STRANGER)
+    kept = starting.create_game(config, "countdown", {}, EMAILS)
+    now = utcnow()
+    assert sweep.expire_unconfirmed(now + timedelta(days=6)) == 0
+    assert sweep.expire_unconfirmed(now + timedelta(days=7, seconds=1)) == 1
+    db.session.expire_all()
+    assert db.session.get(Game, waiting.game_id) is None
+    assert db.session.get(Game, kept.game_id) is not None
+    assert [m for m in mails() if m.game_id == waiting.game_id] == []

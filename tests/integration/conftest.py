@@ -21,6 +21,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from tests.support import procs  # noqa: E402
+from tests.support.needs import missing  # noqa: E402
 from tests.support.pg import server_available  # noqa: E402
 from tests.support.redis_server import redis_binary  # noqa: E402
 from tests.support.stack import Stack  # noqa: E402
@@ -53,7 +54,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def stack_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     reason = _why_not_runnable()
     if reason is not None:
-        pytest.skip(reason)
+        missing(reason)
     stack = Stack(log_dir=tmp_path_factory.mktemp("stack"))
     try:
         stack.start()

@@ -139,14 +139,13 @@ def test_many_copies_of_a_send_email_task_send_the_message_once(stack: Stack) ->
             int(i)
             for (i,) in stack.db.query("select id from outbox where game_id = %s", flow.game_id)
         ]
-        assert len(ids) == 2
-        for _ in range(5):
+        assert len(ids) == 1  # the organiser's confirmation: nobody else is mailed before it
+        for _ in range(10):
             for outbox_id in ids:
                 client.send_task("workers.tasks.send_email", args=[outbox_id])
         stack.start_worker("wa", concurrency=2)
         stack.start_worker("wb", concurrency=2)
-        for email in flow.emails:
-            flow.invitation(email)
+        flow.invitation(flow.emails[0])
         wait_until(lambda: stack.settled(flow.game_id), message="every copy to be worked off")
     finally:
         client.close()

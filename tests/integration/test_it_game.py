@@ -66,8 +66,10 @@ def test_every_outbox_row_is_delivered_exactly_once(
     assert sorted(at_sink) == sorted(mid for mid, _, _ in rows)
     kinds = sorted(kind for _, _, kind in rows)
     plies = len(line("gorami", {"board": 16}))
-    # Two invitations, the first turn and "started", one turn email per later move, two results.
-    assert kinds.count("invite") == 2 and kinds.count("result") == 2
+    # The organiser's confirmation and the other's invitation, the first turn and "started",
+    # one turn email per later move, two results.
+    assert kinds.count("confirm") == 1 and kinds.count("invite") == 1
+    assert kinds.count("result") == 2
     assert kinds.count("turn") == plies and kinds.count("started") == 1
 
 
@@ -115,15 +117,18 @@ def test_opening_links_changes_nothing(stack: Stack) -> None:
     """Mail scanners GET every link: invitations stay open until someone POSTs."""
     flow = GameFlow(stack.http, stack.smtp, "mmw", {})
     flow.create()
-    for email in flow.emails:
-        link = flow.invitation(email).link("/invite/")
-        assert link
-        for _ in range(3):
-            assert stack.http.get(link).status == 200
+    # The organiser's confirmation, opened again and again, confirms nothing.
+    link = flow.invitation(flow.emails[0]).link("/invite/")
+    assert link
+    for _ in range(3):
+        assert stack.http.get(link).status == 200
     accepted = stack.db.scalar(
         "select count(*) from seats where game_id = %s and accepted_at is not null", flow.game_id
     )
-    assert accepted == 0
+    confirmed = stack.db.scalar(
+        "select count(*) from games where id = %s and confirmed_at is not null", flow.game_id
+    )
+    assert accepted == 0 and confirmed == 0
     flow.accept_all()
     first = flow.turn_mail(0)
     link = first.link("/play/")

@@ -83,13 +83,18 @@ class GameFlow:
         return self.game_id
 
     def invitation(self, email: str) -> Received:
+        """The invitation to `email`, or the organiser's confirmation: both carry /invite/."""
         return self.wait_mail(
-            lambda m: "invitation" in m.subject and email.lower() in m.recipients(),
+            lambda m: (
+                ("you are invited" in m.subject or "confirm your new game" in m.subject)
+                and email.lower() in m.recipients()
+            ),
             what=f"the invitation to {email}",
         )[0]
 
     def accept_all(self) -> None:
-        """Each player opens the invitation link (GET changes nothing), then accepts (POST)."""
+        """Each player opens the invitation link (GET changes nothing), then accepts (POST);
+        the organiser first, whose acceptance confirms the game and sends the others theirs."""
         for email in self.emails:
             link = self.invitation(email).link("/invite/")
             assert link, f"no invitation link in the mail to {email}"

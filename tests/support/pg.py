@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pwd
 import secrets
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import psycopg
 from psycopg import sql
+
+from tests.support.procs import free_port
 
 DEFAULT_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -137,3 +145,138 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def postgres_bin_dir() -> Path | None:
+    """Where PostgreSQL's server programs (initdb, pg_ctl) are: on PATH, or Debian's
+    /usr/lib/postgresql/<version>/bin (the newest), or None when it is not installed."""
+    found = shutil.which("pg_ctl")
+    if found is not None:
+        return Path(found).parent
+    candidates = [
+        path for path in Path("/usr/lib/postgresql").glob("*/bin") if (path / "pg_ctl").exists()
+    ]
+    candidates.sort(key=lambda path: int(path.parent.name) if path.parent.name.isdigit() else 0)
+    return candidates[-1] if candidates else None
+
+
+class PrivateCluster:
+    """A PostgreSQL server of one's own (initdb into a temporary folder, on a free port), for
+    tests that restart or crash the server: the shared one on 5432 serves other tests meanwhile.
+
+    PostgreSQL refuses to run as root; as root, its programs run as the `postgres` user, which
+    then owns the folder. The server outlives a test run that is killed: the folder is named
+    after the test process, and the next cluster stops and removes those of dead processes.
+    """
+
+    PREFIX = "pbem-pg-"
+
+    def __init__(self, bin_dir: Path, port: int | None = None) -> None:
+        self.bin_dir = bin_dir
+        self.port = port or free_port()
+        self._stop_orphans()
+        self.root = Path(tempfile.mkdtemp(prefix=f"{self.PREFIX}{os.getpid()}-"))
+        self.data = self.root / "data"
+        self.log_path = self.root / "postgres.log"
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam("postgres")
+            os.chown(self.root, owner.pw_uid, owner.pw_gid)
+
+    def _stop_orphans(self) -> None:
+        for root in Path(tempfile.gettempdir()).glob(f"{self.PREFIX}*-*"):
+            pid = root.name[len(self.PREFIX) :].split("-", 1)[0]
+            if not pid.isdigit() or _alive(int(pid)):
+                continue
+            if (root / "data" / "postmaster.pid").exists():
+                pg_ctl = ("pg_ctl", "stop", "-D", str(root / "data"), "-m", "immediate", "-w")
+                self._run(*pg_ctl, check=False)
+            shutil.rmtree(root, ignore_errors=True)
+
+    @staticmethod
+    def _as_user() -> list[str]:
+        return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    @property
+    def url(self) -> str:
+        """An admin URL of the server (its `postgres` database), as TempDatabase takes it."""
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, program: str, *args: str, check: bool = True) -> None:
+        argv = [*self._as_user(), str(self.bin_dir / program), *args]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=90, check=False)
+        if check and done.returncode != 0:
+            raise RuntimeError(
+                f"{program} {' '.join(args)} failed ({done.returncode}):\n{done.stdout}\n"
+                f"{done.stderr}\n{self.log_tail()}"
+            )
+
+    def _pg_ctl(self, action: str, *args: str) -> None:
+        # fsync off: a crash of the server process (not of the machine) loses nothing without
+        # it, and the test stays off the disk the other suites share.
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c max_connections=200 -c shared_buffers=32MB"
+        )
+        self._run(
+            "pg_ctl",
+            action,
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log_path),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            options,
+            *args,
+        )
+
+    def start(self) -> PrivateCluster:
+        if not (self.data / "PG_VERSION").exists():
+            self._run(
+                "initdb",
+                "-D",
+                str(self.data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--no-sync",
+            )
+        self._pg_ctl("start")
+        return self
+
+    def restart(self, mode: str = "fast") -> None:
+        """`pg_ctl restart -m fast` disconnects every client and rolls back what is in flight;
+        `-m immediate` kills the server as a crash would (recovery at start)."""
+        self._pg_ctl("restart", "-m", mode)
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "stop", "-D", str(self.data), "-m", mode, "-w", "-t", "60")
+
+    @property
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+    def close(self) -> None:
+        if self.running:
+            with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
+                self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def log_tail(self, chars: int = 4000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
+
+    def __enter__(self) -> PrivateCluster:
+        try:
+            return self.start()
+        except BaseException:
+            self.close()
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

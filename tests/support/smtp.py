@@ -9,7 +9,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from functools import cached_property
 from typing import Any
@@ -30,6 +30,8 @@ class Received:
     rcpt_tos: list[str]
     raw: bytes
     accepted_at: float
+    # The MAIL FROM parameters the client gave, upper-cased (e.g. SMTPUTF8).
+    mail_options: list[str] = field(default_factory=list)
 
     @cached_property
     def message(self) -> EmailMessage:
@@ -120,6 +122,9 @@ class _Handler:
     ) -> str:
         for gate in self.sink.gates_for("RCPT", [address]):
             await gate.hold()
+        refusal = self.sink.refusal(address)
+        if refusal is not None:
+            return refusal
         envelope.rcpt_tos.append(address)
         envelope.rcpt_options.extend(rcpt_options)
         return "250 OK"
@@ -165,6 +170,7 @@ class _Handler:
                 rcpt_tos=[str(r) for r in envelope.rcpt_tos],
                 raw=raw,
                 accepted_at=time.time(),
+                mail_options=[str(o).upper() for o in envelope.mail_options],
             )
         )
         return "250 OK"
@@ -176,8 +182,11 @@ class SmtpSink:
     The port survives stop/start so the SMTP_URL handed to workers stays right.
     """
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, smtputf8: bool = True) -> None:
         self.port = port or free_port()
+        # Whether EHLO offers SMTPUTF8 (RFC 6531); read at start().
+        self.smtputf8 = smtputf8
+        self.refusals: dict[str, str] = {}
         self._messages: list[Received] = []
         self._lock = threading.Condition()
         self._controller: Controller | None = None
@@ -200,7 +209,7 @@ class SmtpSink:
                 port=self.port,
                 ready_timeout=30,
                 server_hostname="sink.pbem.test",
-                enable_SMTPUTF8=True,
+                enable_SMTPUTF8=self.smtputf8,
             )
             controller.start()
             self._controller = controller
@@ -226,6 +235,15 @@ class SmtpSink:
         with self._lock:
             if gate in self.gates:
                 self.gates.remove(gate)
+
+    def refuse(self, recipient: str, reply: str = "550 5.1.1 No such user here") -> None:
+        """Answer RCPT TO for `recipient` with `reply` (a 4xx or 5xx line) from now on."""
+        with self._lock:
+            self.refusals[recipient.lower()] = reply
+
+    def refusal(self, recipient: str) -> str | None:
+        with self._lock:
+            return self.refusals.get(recipient.lower())
 
     def gates_for(self, stage: str, recipients: list[str]) -> list[Gate]:
         with self._lock:

@@ -45,10 +45,13 @@ class Stack:
         extra_env: Mapping[str, str] | None = None,
         log_dir: Path | str | None = None,
         with_beat: bool = True,
+        database_url: str | None = None,
     ) -> None:
+        """`database_url` names the PostgreSQL server the throwaway database is made on (any
+        database of it; PBEM_TEST_DATABASE_URL's server by default)."""
         self.log_dir = Path(log_dir or tempfile.mkdtemp(prefix="pbem-stack-"))
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        self.db = TempDatabase()
+        self.db = TempDatabase(url=database_url)
         self.redis = RedisServer(log_dir=self.log_dir)
         self.smtp = SmtpSink()
         self.web_port = free_port()
@@ -94,6 +97,8 @@ class Stack:
                 "PBEM_ENV": "test",
                 "PBEM_SWEEP_SECONDS": str(self.sweep_seconds),
                 "PBEM_MAIL_RETRY_SECONDS": str(self.mail_retry_seconds),
+                # Tests and the load test start games by the hundred from one address.
+                "PBEM_RATE_LIMITS": "off",
                 # Keeps var/ (beat schedule, embedded secret) out of the repository.
                 "PBEM_VAR_DIR": str(self.log_dir / "var"),
             }
@@ -256,6 +261,7 @@ class Stack:
             f"--threads={self.web_threads}",
             "--graceful-timeout=5",
             "--access-logfile=-",
+            "--logger-class=pbem.gunicorn_logging.MaskingLogger",
         ]
         self.web = Proc("gunicorn", argv, env=self.env, log_dir=self.log_dir).start()
         web = self.web

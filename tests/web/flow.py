@@ -37,13 +37,31 @@ def create(client: FlaskClient, game: str = "countdown", emails=EMAILS, **option
     return found
 
 
-def start(client: FlaskClient, game: str = "countdown", emails=EMAILS, **options: str) -> Game:
-    """A running game: every invitation accepted by POST through its emailed link."""
+def confirmation_link(game: Game) -> str:
+    """The organiser's link in the one email a game started from the form sends."""
+    (row,) = [m for m in mails(kind="confirm") if m.game_id == game.id]
+    return links_in(row, "invite")[0]
+
+
+def confirmed(client: FlaskClient, game: str = "countdown", emails=EMAILS, **options: str) -> Game:
+    """A game whose organiser has confirmed (and so taken their seat): the others invited."""
     created = create(client, game, emails, **options)
-    for row in mails(kind="invite"):
-        if row.game_id == created.id:
-            (path,) = links_in(row, "invite")
-            assert client.post(path).status_code == 200
+    assert client.post(confirmation_link(created)).status_code == 200
+    db.session.expire_all()
+    found = db.session.get(Game, created.id)
+    assert found is not None and found.confirmed_at is not None
+    return found
+
+
+def start(client: FlaskClient, game: str = "countdown", emails=EMAILS, **options: str) -> Game:
+    """A running game: the organiser's confirmation, then every invitation, accepted by POST
+    through its emailed link."""
+    created = create(client, game, emails, **options)
+    for kind in ("confirm", "invite"):
+        for row in mails(kind=kind):
+            if row.game_id == created.id:
+                (path,) = links_in(row, "invite")
+                assert client.post(path).status_code == 200
     db.session.expire_all()
     found = db.session.get(Game, created.id)
     assert found is not None and found.status == "running"

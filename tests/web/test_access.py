@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from tests.web.flow import create, links_in, mails, start, turn_link
+from tests.web.flow import confirmation_link, create, start, turn_link
 
 
 def _token(link: str) -> str:
@@ -58,7 +58,7 @@ def test_a_seat_belongs_to_the_game_in_the_url(client: FlaskClient) -> None:
 
 def test_an_invitation_link_opens_no_game(client: FlaskClient) -> None:
     game = create(client)
-    invite = links_in(mails(kind="invite")[0], "invite")[0].split("/invite/")[1]
+    invite = confirmation_link(game).split("/invite/")[1]
     response = client.get(f"/api/games/{game.id}?token={invite}")
     assert response.status_code == 403 and response.get_json()["error"] == "wrong_token"
     assert client.get(f"/play/{invite}").status_code == 403

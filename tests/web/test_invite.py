@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
+from pbem import links
 from pbem.domain import rotation
 from pbem.extensions import db, settings
 from pbem.models import Game
-from tests.web.flow import create, links_in, mails
+from tests.web.flow import EMAILS, confirmation_link, confirmed, create, links_in, mails
 
 
 def test_get_shows_the_invitation_and_changes_nothing(client: FlaskClient) -> None:
     game = create(client)
-    path = links_in(mails(kind="invite")[0], "invite")[0]
+    path = confirmation_link(game)
     for _ in range(3):  # a mail scanner opening the link
         page = client.get(path)
         assert page.status_code == 200
@@ -23,9 +24,11 @@ def test_get_shows_the_invitation_and_changes_nothing(client: FlaskClient) -> No
 
 def test_post_accepts_and_the_last_acceptance_starts_the_game(client: FlaskClient) -> None:
     game = create(client)
-    first, second = (links_in(m, "invite")[0] for m in mails(kind="invite"))
+    first = confirmation_link(game)
     page = client.post(first)
     assert "You have accepted" in page.text and "Waiting for" in page.text
+    assert "Your address is confirmed" in page.text
+    (second,) = (links_in(m, "invite")[0] for m in mails(kind="invite"))
     assert 'id="seat-link"' in page.text
     assert client.post(first).status_code == 200  # twice is harmless
     page = client.post(second)
@@ -37,8 +40,8 @@ def test_post_accepts_and_the_last_acceptance_starts_the_game(client: FlaskClien
 
 
 def test_a_forged_invitation_is_refused(client: FlaskClient) -> None:
-    create(client)
-    path = links_in(mails(kind="invite")[0], "invite")[0]
+    game = create(client)
+    path = confirmation_link(game)
     response = client.post(path[:-4] + "AAAA")
     assert response.status_code == 403 and "This link is not valid" in response.text
 
@@ -46,7 +49,7 @@ def test_a_forged_invitation_is_refused(client: FlaskClient) -> None:
 def test_an_invitation_withdrawn_by_a_rotation_is_refused_and_takes_no_seat(
     client: FlaskClient,
 ) -> None:
-    game = create(client)
+    game = confirmed(client)
     invitation = mails(kind="invite")[0]
     path = links_in(invitation, "invite")[0]
     seat = next(s for s in game.seats if s.player.email == invitation.to)
@@ -56,17 +59,26 @@ def test_an_invitation_withdrawn_by_a_rotation_is_refused_and_takes_no_seat(
 
     assert response.status_code == 403 and "withdrawn" in response.text
     db.session.expire_all()
-    assert all(s.accepted_at is None for s in db.session.get(Game, game.id).seats)
+    assert db.session.get(Game, game.id).seats[seat.seat].accepted_at is None
 
 
 def test_accepting_names_every_player_and_who_is_still_awaited(client: FlaskClient) -> None:
     game = create(client)
-    first, second = mails(kind="invite")
-    page = client.post(links_in(first, "invite")[0])
+    page = client.post(confirmation_link(game))
     assert page.status_code == 200
-    assert first.to in page.text and second.to in page.text
-    assert f"Waiting for: {second.to}." in page.text
+    first, second = EMAILS
+    assert first in page.text and second in page.text
+    assert f"Waiting for: {second}." in page.text
     assert page.text.count("(you)") == 1
     db.session.expire_all()
     accepted = [s.player.email for s in db.session.get(Game, game.id).seats if s.accepted_at]
-    assert accepted == [first.to]
+    assert accepted == [first]
+
+
+def test_nobody_else_can_accept_before_the_organiser_confirms(client: FlaskClient) -> None:
+    game = create(client)
+    other = next(s for s in game.seats if s.player.email == EMAILS[1])
+    token = links.token_for(settings().signing_key, other, links.INVITE)
+    assert client.post(f"/invite/{token}").status_code == 404
+    db.session.expire_all()
+    assert all(s.accepted_at is None for s in db.session.get(Game, game.id).seats)

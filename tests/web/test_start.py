@@ -16,15 +16,22 @@ def test_the_form_lists_the_games_and_then_their_options(client: FlaskClient) ->
     assert 'name="pile"' in form and 'name="actions"' in form and 'name="emails"' in form
 
 
-def test_creating_a_game_sends_invitations(client: FlaskClient) -> None:
+def test_creating_a_game_emails_the_organiser_alone_until_confirmed(client: FlaskClient) -> None:
     game = create(client, pile="21")
     assert game.options == {"pile": 21, "actions": 1}
-    invites = mails(kind="invite")
-    assert sorted(m.to for m in invites) == sorted(EMAILS)
-    assert all(len(links_in(m, "invite")) == 1 for m in invites)
+    assert game.organiser is not None and game.organiser.email == EMAILS[0]
+    assert game.confirmed_at is None
+    assert [m.to for m in mails()] == [EMAILS[0]]
+    (confirm,) = mails(kind="confirm")
+    assert len(links_in(confirm, "invite")) == 1
     page = client.get(f"/created/{game.id}")
-    assert "2 invitations are on their way" in page.text
+    assert "Check your email" in page.text and 'id="confirm-notice"' in page.text
     assert 'href="/outbox"' in page.text
+    # The organiser's POST confirms, takes their seat, and only then invites the others.
+    assert client.post(links_in(confirm, "invite")[0]).status_code == 200
+    invites = mails(kind="invite")
+    assert [m.to for m in invites] == [EMAILS[1]]
+    assert all(len(links_in(m, "invite")) == 1 for m in invites)
 
 
 def test_bad_set_up_shows_the_form_again_with_the_reason(client: FlaskClient) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -9,8 +10,10 @@ from celery import Celery
 from celery.exceptions import Retry
 from flask import Flask
 
-from pbem.domain import delivery, moves
+from pbem.domain import delivery, moves, starting
 from pbem.domain.delivery import Delivery
+from pbem.extensions import db, settings
+from pbem.models import Game
 from workers import tasks
 
 
@@ -158,3 +161,17 @@ def test_one_submission_that_breaks_a_batch_does_not_hold_back_the_others(
     monkeypatch.setattr(moves, "apply_moves", apply_moves)
     tasks.apply_move.run(batch(5, 7, 9))
     assert applied == [5, 9]
+
+
+def test_the_sweep_deletes_games_nobody_confirmed_within_a_week(app: Flask) -> None:
+    emails = ["alice@example.org", "bob@example.org"]
+    old = starting.create_game(settings(), "countdown", {}, emails, started_by=starting.BY_STRANGER)
+    new = starting.create_game(settings(), "countdown", {}, emails, started_by=starting.BY_STRANGER)
+    game = db.session.get(Game, old.game_id)
+    assert game is not None
+    game.created_at -= timedelta(days=8)
+    db.session.commit()
+    tasks.sweep()
+    db.session.expire_all()
+    assert db.session.get(Game, old.game_id) is None
+    assert db.session.get(Game, new.game_id) is not None

@@ -16,6 +16,16 @@ NUMBERS = (1, 2, 3)
 MOVE_RE = re.compile(r"^(\d+)([a-z])(\d+)$")
 DISC_RE = re.compile(r"^([yb])([123])$")
 FORM = "write a disc number 1-3 followed by a cell, e.g. 2b3"
+# A move is three characters ("2b3"); longer input is refused before it is read, so no input
+# costs more than a short one.
+MAX_LENGTH = 32
+# How much of the input a message quotes.
+QUOTED = 40
+
+
+def shorten(text: str) -> str:
+    """The input as messages quote it: long input is cut, so a refusal stays short."""
+    return text if len(text) <= QUOTED else text[: QUOTED - 1] + "…"
 
 
 def move_text(number: int, cell: str) -> str:
@@ -73,8 +83,15 @@ def parse_move(t: MoveTables, move: str) -> tuple[int, int]:
     """(number index 0..2, cell index) of a move in any accepted spelling (spaces, capitals);
     raises InvalidMove saying what a move looks like."""
     if not isinstance(move, str):
-        raise InvalidMove(f"{move!r}: a move is text such as 2b3 (a disc number and a cell)")
+        raise InvalidMove(
+            f"{shorten(repr(move))}: a move is text such as 2b3 (a disc number and a cell)"
+        )
     shown = move.strip()
+    if len(shown) > MAX_LENGTH:
+        raise InvalidMove(
+            f"{shorten(repr(shown))} is not a GORami move: it is {len(shown)} characters "
+            f"long; {FORM}"
+        )
     text = "".join(move.split()).lower()
     parsed = t.moves.get(text)
     if parsed is not None:
@@ -82,7 +99,7 @@ def parse_move(t: MoveTables, move: str) -> tuple[int, int]:
     geo = t.geo
     match = MOVE_RE.match(text)
     if match is None:
-        raise InvalidMove(f"{shown!r} is not a GORami move; {FORM}")
+        raise InvalidMove(f"{shorten(repr(shown))} is not a GORami move; {FORM}")
     number, cell = int(match.group(1)), match.group(2) + match.group(3)
     if number not in NUMBERS:
         raise InvalidMove(

@@ -24,7 +24,7 @@ from pbem.games.marram.features import (
     majority,
     region_at,
 )
-from pbem.games.marram.notation import Move, parse
+from pbem.games.marram.notation import Move, parse, shorten
 from pbem.games.marram.tiles import (
     QUADRANT_INDEX,
     QUADRANTS,
@@ -330,7 +330,7 @@ class MarramState:
     def play(self, move: str) -> MarramState:
         shown = move.strip() if isinstance(move, str) else str(move)
         if self.outcome_value is not None or self.to_move_seat is None:
-            raise IllegalMove(f"'{shown}' cannot be played: the game is over")
+            raise IllegalMove(f"'{shorten(shown)}' cannot be played: the game is over")
         parsed = parse(move)
         face, k = self._check(parsed, shown)
         new = self._clone()
@@ -338,7 +338,7 @@ class MarramState:
         return new
 
     def _illegal(self, shown: str, problem: str) -> IllegalMove:
-        return IllegalMove(f"'{shown}' is not allowed: {problem}")
+        return IllegalMove(f"'{shorten(shown)}' is not allowed: {problem}")
 
     def _check(self, m: Move, shown: str) -> tuple[Face | None, int]:
         """Raise IllegalMove unless `m` is legal here; return the face laid and its rotation."""

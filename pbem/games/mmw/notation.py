@@ -35,8 +35,21 @@ MOVE_SQUARES: dict[str, tuple[int, int]] = {
 }
 
 
-MOVE_RE = re.compile(r"([a-z])(\d{1,3})\s*[-–—]?\s*([a-z])(\d{1,3})")
+# Matched against text whose whitespace is already one space at most, hence ` ?` rather than
+# `\s*` on both sides of the dash: two unbounded runs over the same characters backtrack
+# quadratically.
+MOVE_RE = re.compile(r"([a-z])(\d{1,3}) ?[-–—]? ?([a-z])(\d{1,3})")
 FORMAT_HINT = "write a move as <from>-<to>, for example b1-c2"
+# A move is five characters ("b1-c2"); longer input is refused before it is read, so no input
+# costs more than a short one.
+MAX_LENGTH = 32
+# How much of the input a message quotes.
+QUOTED = 40
+
+
+def shorten(text: str) -> str:
+    """The input as messages quote it: long input is cut, so a refusal stays short."""
+    return text if len(text) <= QUOTED else text[: QUOTED - 1] + "…"
 
 
 def _square(name: str, raw: str) -> int:
@@ -52,7 +65,13 @@ def _square(name: str, raw: str) -> int:
 def parse_move(raw: str) -> tuple[int, int]:
     """Squares (from, to) of a move; raises InvalidMove when the text is not a move."""
     if not isinstance(raw, str):
-        raise InvalidMove(f"'{raw!r}' is not a move: {FORMAT_HINT}")
+        raise InvalidMove(f"'{shorten(repr(raw))}' is not a move: {FORMAT_HINT}")
+    stripped = raw.strip()
+    if len(stripped) > MAX_LENGTH:
+        raise InvalidMove(
+            f"'{shorten(stripped)}' is not a move: it is {len(stripped)} characters long; "
+            f"{FORMAT_HINT}"
+        )
     shown = " ".join(raw.split())
     found = MOVE_SQUARES.get(shown.lower())
     if found is not None:
