@@ -10,6 +10,7 @@ import pytest
 from pbem import games
 from pbem.games import IllegalMove, InvalidMove, SeatSummary, Summary, fill_names
 from pbem.games.gorami import GoramiState, setup
+from tests.games.test_gorami import BLOCKED_16
 
 GAME = games.get("gorami")
 
@@ -25,23 +26,8 @@ TRIPLE = {
     "c6": "y3",
     "d5": "b2",
 }
-# A 16-board position where blue holds only 1s and no empty cell takes a 1; yellow holds a 2, a 3.
-BLOCKED_16 = {
-    "a1": "b1",
-    "a3": "y1",
-    "c2": "y1",
-    "d3": "b1",
-    "b2": "y2",
-    "c1": "b2",
-    "b4": "b2",
-    "c5": "y2",
-    "d2": "b2",
-    "b1": "y3",
-    "b3": "b3",
-    "b5": "y3",
-    "c4": "b3",
-    "d1": "y3",
-}
+# BLOCKED_16 (from the rules tests): blue holds only 1s and no empty cell takes a 1; yellow holds
+# a 2 and a 3.
 BLOCKED_HANDS = [[0, 1, 1], [2, 0, 0]]
 
 # Recorded games (also in test_gorami.py), each ending one way.
