@@ -125,6 +125,12 @@ class SeatPicture:
         return list(zip(self.names, self.state.scores(), strict=False))
 
     @property
+    def outcome_text(self) -> str:
+        """How the game ended, in words with the players' names ("" while it runs)."""
+        sentence = self.state.describe_outcome() if self.state is not None else None
+        return games.fill_names(sentence, self.names) if sentence else ""
+
+    @property
     def to_move_name(self) -> str | None:
         to_move = self.game.to_move
         return self.names[to_move] if to_move is not None else None

@@ -7,7 +7,8 @@ from flask import Flask
 
 from pbem.domain import views
 from pbem.extensions import db
-from tests.domain.flow import EMAILS, play, seat_to_move, start
+from pbem.models import Game
+from tests.domain.flow import EMAILS, mails, play, seat_to_move, start
 
 
 def test_a_seats_picture_of_a_running_game(app: Flask) -> None:
@@ -68,3 +69,16 @@ def test_the_record_has_everything_to_replay_the_game(app: Flask) -> None:
     assert all(p["accepted"] for p in record["players"])
     assert [(m["ply"], m["move"]) for m in record["moves"]] == [(0, "2"), (1, "3")]
     assert record["finished_at"] is not None and record["moves"][0]["at"].endswith("Z")
+
+
+def test_a_finished_games_picture_says_how_it_ended_with_names(app: Flask) -> None:
+    game = start(options={"pile": 5})
+    play(game, "3")
+    play(game, "2")
+    db.session.expire_all()
+    seat = db.session.get(Game, game.id).seats[0]
+    pic = views.picture(seat)
+    winner = pic.names[pic.game.outcome["winners"][0]]
+    assert pic.outcome_text == f"{winner} took the last counter"
+    (result, *_) = [m for m in mails(kind="result")]
+    assert f"is over. {pic.outcome_text}." in result.text
