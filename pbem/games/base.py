@@ -88,6 +88,11 @@ def fill_names(sentence: str, names: Sequence[str]) -> str:
     return _PLACEHOLDER.sub(name, sentence)
 
 
+def shorten(text: str, limit: int = 40) -> str:
+    """`text` as a message quotes it: cut to `limit` characters and marked, so it stays short."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def display_name(names: Sequence[str] | None, seat: int, limit: int = 0) -> str | None:
     """How a drawing names `seat`: printable, spaces collapsed, at most `limit` characters (0: no
     limit); None when no names were given."""

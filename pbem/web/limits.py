@@ -18,6 +18,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, RequestURITooLarge
 from werkzeug.routing import IntegerConverter, Map
 
 from pbem.domain.errors import NotFound, ServiceError
+from pbem.games import base as games_base
 from pbem.links import ForgedLink
 from pbem.models import Game, Move, Player, Submission
 
@@ -84,7 +85,7 @@ class BadBody(ServiceError):
 
 def shorten(text: str, limit: int = QUOTED) -> str:
     """At most `limit` characters of `text`, marked when cut: how pages quote what was sent."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return games_base.shorten(text, limit)
 
 
 class BoundedInt(IntegerConverter):

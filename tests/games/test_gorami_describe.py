@@ -10,22 +10,10 @@ import pytest
 from pbem import games
 from pbem.games import IllegalMove, InvalidMove, SeatSummary, Summary, fill_names
 from pbem.games.gorami import GoramiState, setup
-from tests.games.test_gorami import BLOCKED_16
+from tests.games.test_gorami import BLOCKED_16, TRIPLE
 
 GAME = games.get("gorami")
 
-# Three blue 1s around c4 on the 22 board, every other neighbour of theirs filled.
-TRIPLE = {
-    "b3": "b1",
-    "c3": "b1",
-    "c5": "b1",
-    "b2": "y2",
-    "b4": "y2",
-    "c2": "b3",
-    "d3": "y2",
-    "c6": "y3",
-    "d5": "b2",
-}
 # BLOCKED_16 (from the rules tests): blue holds only 1s and no empty cell takes a 1; yellow holds
 # a 2 and a 3.
 BLOCKED_HANDS = [[0, 1, 1], [2, 0, 0]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from pbem.games.base import InvalidMove
+from pbem.games.base import InvalidMove, shorten
 from pbem.games.gorami.board import Board, board
 
 NUMBERS = (1, 2, 3)
@@ -19,13 +19,6 @@ FORM = "write a disc number 1-3 followed by a cell, e.g. 2b3"
 # A move is three characters ("2b3"); longer input is refused before it is read, so no input
 # costs more than a short one.
 MAX_LENGTH = 32
-# How much of the input a message quotes.
-QUOTED = 40
-
-
-def shorten(text: str) -> str:
-    """The input as messages quote it: long input is cut, so a refusal stays short."""
-    return text if len(text) <= QUOTED else text[: QUOTED - 1] + "…"
 
 
 def move_text(number: int, cell: str) -> str:

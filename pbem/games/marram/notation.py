@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from pbem.games.base import InvalidMove
+from pbem.games.base import InvalidMove, shorten
 from pbem.games.marram.tiles import QUADRANT_INDEX, SPOKE_INDEX
 
 ROTATION_WORDS = {"0": 0, "90": 1, "180": 2, "270": 3}
@@ -13,8 +13,6 @@ _INT = re.compile(r"[+-]?\d+")
 # The longest canonical move is about 35 characters ("place 53 -12,-10 270 boot NW bet N");
 # anything much longer is refused before it is read, so no input costs more than a short one.
 MAX_LENGTH = 100
-# How much of the input a message quotes.
-QUOTED = 40
 USAGE = (
     "write 'place <tile> <x>,<y> <rotation> [boot|fork <loc>] [bet <spoke>]', "
     "'flip <x>,<y> <rotation> [boot|fork <loc>] [bet <spoke>]' or 'pass'"
@@ -40,11 +38,6 @@ class Move(NamedTuple):
         if self.bet:
             text += f" bet {self.bet}"
         return text
-
-
-def shorten(text: str) -> str:
-    """The input as messages quote it: long input is cut, so a refusal stays short."""
-    return text if len(text) <= QUOTED else text[: QUOTED - 1] + "…"
 
 
 def _bad(text: str, problem: str) -> InvalidMove:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from pbem.games.base import JSON, IllegalMove, Outcome, Summary, ranked_winners
+from pbem.games.base import JSON, IllegalMove, Outcome, Summary, ranked_winners, shorten
 from pbem.games.marram import board as bd
 from pbem.games.marram import words
 from pbem.games.marram.board import Laid, Pos, Req
@@ -24,7 +24,7 @@ from pbem.games.marram.features import (
     majority,
     region_at,
 )
-from pbem.games.marram.notation import Move, parse, shorten
+from pbem.games.marram.notation import Move, parse
 from pbem.games.marram.tiles import (
     QUADRANT_INDEX,
     QUADRANTS,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pbem.games.base import InvalidMove
+from pbem.games.base import InvalidMove, shorten
 from pbem.games.mmw.board import (
     CELLS,
     NEIGHBOURS,
@@ -43,13 +43,6 @@ FORMAT_HINT = "write a move as <from>-<to>, for example b1-c2"
 # A move is five characters ("b1-c2"); longer input is refused before it is read, so no input
 # costs more than a short one.
 MAX_LENGTH = 32
-# How much of the input a message quotes.
-QUOTED = 40
-
-
-def shorten(text: str) -> str:
-    """The input as messages quote it: long input is cut, so a refusal stays short."""
-    return text if len(text) <= QUOTED else text[: QUOTED - 1] + "…"
 
 
 def _square(name: str, raw: str) -> int:
