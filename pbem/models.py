@@ -41,8 +41,12 @@ def utcnow() -> datetime:
 
 
 def new_game_id() -> str:
-    # Random, not sequential: a game id in a URL reveals nothing about other games.
-    return secrets.token_urlsafe(9)
+    # Random, not sequential: a game id in a URL reveals nothing about other games. Never with a
+    # leading "-", which a command line would take for an option (`pbem rotate-links ID SEAT`).
+    while True:
+        game_id = secrets.token_urlsafe(9)
+        if not game_id.startswith("-"):
+            return game_id
 
 
 def new_nonce() -> str:

@@ -127,3 +127,13 @@ def test_upgrade_keeps_every_game_made_before_on_postgresql(tmp_path: Path) -> N
         _games_made_before_the_organiser(make_app(tmp_path, DATABASE_URL=database.url))
     finally:
         database.drop()
+
+
+def test_a_game_id_never_looks_like_a_command_line_option(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pbem import models
+
+    drawn = iter(["-Bm5clIncSs6", "xBm5clIncSs6"])
+    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert models.new_game_id() == "xBm5clIncSs6"
