@@ -159,6 +159,24 @@ class State(Protocol):
         """Scores' label, each seat's colour and supplies, and what `seat` alone may see."""
         ...
 
+    @property
+    def dropped(self) -> list[int]:
+        """Seats that have left the game (out of time or resigned), in the order they left; they
+        take no more turns and rank last."""
+        ...
+
+    def drop(self, seat: int) -> State:
+        """The position once `seat` leaves the game: it takes no more turns, ranks last, and play
+        goes on among the others.
+
+        Not a move: `history` and the ply count are unchanged. When fewer than two seats would be
+        left playing, the game ends and the one left wins (each rules page says how). Raises
+        ValueError for a seat out of range, one already dropped, a finished game, or a game that
+        cannot continue without it (every two-player game: there the service decides the result
+        itself).
+        """
+        ...
+
 
 @runtime_checkable
 class Game(Protocol):
@@ -233,6 +251,17 @@ def check_players(game_name: str, players: int, low: int, high: int) -> None:
     if not isinstance(players, int) or not low <= players <= high:
         span = str(low) if low == high else f"{low} to {high}"
         raise ValueError(f"{game_name} is played by {span} players, not {players!r}")
+
+
+def refuse_drop(title: str, seat: object, players: int = 2) -> ValueError:
+    """The error a two-player engine's `drop` raises: such a game cannot go on without a player,
+    so the service decides the result of a timeout or resignation itself."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        return ValueError(f"seat {seat!r} is not in this {players}-player game")
+    return ValueError(
+        f"{title} is a two-player game: it cannot go on without a player, "
+        "so the service decides the result itself"
+    )
 
 
 def ranked_winners(values: Sequence[int]) -> list[int]:

@@ -390,3 +390,90 @@ def test_board_assets_are_json(name: str) -> None:
             assets = game.board_assets(state, seat)
             assert isinstance(assets, dict)
             assert json.loads(json.dumps(assets)) == assets
+
+
+# -- seats leaving: dropped and drop --------------------------------------------------------------
+
+
+def _check_departed(state: games.State) -> None:
+    """A seat that left never moves and never wins; the engine's view and JSON keep the list."""
+    dropped = state.dropped
+    assert isinstance(dropped, list) and len(set(dropped)) == len(dropped)
+    assert all(isinstance(s, int) and 0 <= s < state.players for s in dropped)
+    assert state.to_move not in dropped
+    assert len(dropped) <= state.players - 1
+    if state.outcome is not None:
+        assert not set(state.outcome.winners) & set(dropped), "a seat that left never wins"
+        assert state.outcome.details.get("dropped", []) == dropped
+    for seat in [None, *range(state.players)]:
+        assert state.view(seat)["dropped"] == dropped
+    summary = state.summary(None)
+    for seat in dropped:
+        assert "left the game" in summary.seats[seat].supplies
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_engine_says_who_left_and_refuses_what_cannot_leave(name: str) -> None:
+    game = games.get(name)
+    finished = _play_out(name, game.min_players, {}, seed=6)
+    for state in [*_midgame_states(name, range(8)), finished]:
+        assert state.dropped == []
+        _check_departed(state)
+        before = state.to_json()
+        for seat in (-1, state.players, True):
+            with pytest.raises(ValueError):
+                state.drop(seat)
+        if state.players == 2 or state.outcome is not None:
+            for seat in range(state.players):
+                with pytest.raises(ValueError):
+                    state.drop(seat)
+            assert state.to_json() == before
+            continue
+        for seat in range(state.players):
+            after = state.drop(seat)
+            assert state.to_json() == before, "drop must not change the old state"
+            assert after.dropped == [seat]
+            assert after.history == state.history, "leaving is not a move"
+            _check_state(after)
+            _check_departed(after)
+            _roundtrip(name, after)
+            if after.outcome is None and seat == state.to_move:
+                assert after.to_move != seat and after.mid_turn is False
+            with pytest.raises(ValueError):
+                after.drop(seat)
+
+
+MULTI = [name for name in games.names() if games.get(name).max_players > 2]
+
+
+@pytest.mark.parametrize("name", MULTI)
+def test_random_games_with_departures_play_to_the_end(name: str) -> None:
+    """Random games of three or more where seats leave at random moments; the last one left wins."""
+    game = games.get(name)
+    for seed in range(40):
+        players, options = _setup(name, None, None, seed)
+        players = max(players, 3)
+        rng = random.Random(seed)
+        state = game.new(players=players, options=options, seed=seed)
+        plies = 0
+        while state.outcome is None:
+            _check_state(state)
+            if rng.random() < 0.02:
+                seat = rng.choice([s for s in range(players) if s not in state.dropped])
+                mover = state.to_move
+                state = state.drop(seat)
+                if state.outcome is None and seat == mover:
+                    assert state.mid_turn is False
+            else:
+                state = state.play(rng.choice(state.legal_moves()))
+            _check_departed(state)
+            if plies % 10 == 0:
+                _roundtrip(name, state)
+            plies += 1
+            assert plies < MAX_PLIES, "game does not end"
+        _check_state(state)
+        _roundtrip(name, state)
+        _check_sentence(state.describe_outcome(), state.players)
+        if len(state.dropped) == players - 1:
+            (last,) = set(range(players)) - set(state.dropped)
+            assert state.outcome.winners == [last], "the one seat left wins"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary
+from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary, refuse_drop
 from pbem.games.gorami.board import Board
 from pbem.games.gorami.notation import (
     NUMBERS,
@@ -136,6 +136,16 @@ class GoramiState:
         """Always False: a turn is one placement. A seat placing again because the other cannot
         place starts a new turn."""
         return False
+
+    @property
+    def dropped(self) -> list[int]:
+        """Always empty: a two-player game never goes on without a player."""
+        return []
+
+    def drop(self, seat: int) -> GoramiState:
+        """Always refused: when a player runs out of time or resigns, the service ends the game
+        itself."""
+        raise refuse_drop("GORami", seat)
 
     def _can_place(self, seat: int) -> bool:
         free = self._t.geo.full_mask & ~self._occ
@@ -479,6 +489,7 @@ class GoramiState:
             "last_move": self._history[-1] if self._history else None,
             "captured": self.captured(),
             "history": list(self._history),
+            "dropped": [],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
 

@@ -734,6 +734,14 @@ def _event_pos(event: Mapping[str, Any]) -> tuple[int, int] | None:
     return None
 
 
+def _dropped(view: Mapping[str, Any]) -> set[int]:
+    """The seats that left the game (rules section 9); none in a view from before drops."""
+    raw = view.get("dropped")
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        return set()
+    return {s for s in raw if isinstance(s, int) and not isinstance(s, bool)}
+
+
 def _who(names: Sequence[str], seat: object) -> str:
     if isinstance(seat, int) and not isinstance(seat, bool):
         return names[seat] if 0 <= seat < len(names) else seat_word(seat)
@@ -786,6 +794,8 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         return f"{who} discarded dead tile {event.get('tile')}"
     if kind == "end-bonus":
         return f"end bonus: {event.get('points', event.get('value', 0))} to {who}"
+    if kind == "dropped":
+        return f"{who} left the game"
     return str(kind)
 
 
@@ -939,6 +949,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
     winners_set = (
         {int(w) for w in outcome.get("winners") or []} if isinstance(outcome, Mapping) else set()
     )
+    left = _dropped(view)
     for seat in range(seats):
         row_h = 50.0
         active = seat == to_move and not outcome
@@ -951,10 +962,11 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
         panel.append(boot_glyph(px + 18, py + 22, seat, size=24))
         name = names[seat] + ("  ★" if seat in winners_set else "")
         in_hand = sizes[seat] if seat < len(sizes) else 0
+        aside = "left the game" if seat in left else f"{in_hand} in hand"
         panel.append(
             f'<text x="{_f(px + 36)}" y="{_f(py + 18)}" font-size="14" font-weight="bold" '
             f'fill="#212529">{escape(name)}<tspan font-size="11.5" font-weight="normal" '
-            f'fill="#868e96" dx="8">{in_hand} in hand</tspan></text>'
+            f'fill="#868e96" dx="8">{aside}</tspan></text>'
         )
         sup = supplies[seat] if seat < len(supplies) and isinstance(supplies[seat], Mapping) else {}
         bits = [f"boots {sup.get('boots', 0)}"]
@@ -1254,9 +1266,14 @@ def render_text(view: Mapping[str, Any], names: Sequence[str] | None = None) -> 
     supplies = list(view.get("supplies") or [])
     sizes = list(view.get("hand_sizes") or [])
     to_move = view.get("to_move")
+    left = _dropped(view)
     for seat, name in enumerate(names):
         sup = supplies[seat] if seat < len(supplies) else {}
         mark = ">" if seat == to_move else " "
+        if seat in left:
+            score = scores[seat] if seat < len(scores) else 0
+            lines.append(f"{mark} {name:<12} {score:>4}   left the game")
+            continue
         bits = [f"boots {sup.get('boots', 0)}"]
         if variant != "classic":
             bits.append(f"forks {sup.get('forks', 0)}")

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from pbem.games.base import JSON, IllegalMove, Outcome, Summary, ranked_winners, shorten
+from pbem.games.base import JSON, IllegalMove, Outcome, Summary, shorten
 from pbem.games.marram import board as bd
 from pbem.games.marram import words
 from pbem.games.marram.board import Laid, Pos, Req
@@ -111,6 +111,7 @@ class MarramState:
         "bag",
         "board",
         "discarded",
+        "dropped_list",
         "flippable",
         "frontier",
         "hands",
@@ -136,6 +137,7 @@ class MarramState:
     hands: list[list[int]]
     bag: list[int]
     discarded: list[int]
+    dropped_list: list[int]  # seats that left the game, in the order they left
     to_move_seat: int | None
     actions_left: int
     history_list: list[str]
@@ -169,6 +171,7 @@ class MarramState:
             state.hands.append(bag[:HAND_SIZE])
             del bag[:HAND_SIZE]
         state.discarded = []
+        state.dropped_list = []
         state.to_move_seat = 0
         state.actions_left = ACTIONS_PER_TURN
         state.history_list = []
@@ -196,6 +199,7 @@ class MarramState:
         new.hands = [list(h) for h in self.hands]
         new.bag = list(self.bag)
         new.discarded = list(self.discarded)
+        new.dropped_list = list(self.dropped_list)
         new.to_move_seat = self.to_move_seat
         new.actions_left = self.actions_left
         new.history_list = list(self.history_list)
@@ -228,6 +232,15 @@ class MarramState:
 
     def scores(self) -> list[int]:
         return list(self.score_list)
+
+    @property
+    def dropped(self) -> list[int]:
+        """Seats that have left the game, in the order they left (rules section 9)."""
+        return list(self.dropped_list)
+
+    def playing(self) -> list[int]:
+        """The seats still in the game, in seat order."""
+        return [s for s in range(self.setup.players) if s not in self.dropped_list]
 
     @property
     def mid_turn(self) -> bool:
@@ -335,6 +348,25 @@ class MarramState:
         face, k = self._check(parsed, shown)
         new = self._clone()
         new._apply(parsed, face, k)
+        return new
+
+    def drop(self, seat: int) -> MarramState:
+        """The position once `seat` leaves the game (rules section 9): its hand is discarded, its
+        tokens leave the board, and if it was to move its turn ends there."""
+        players = self.setup.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat {seat!r} is not in this {players}-player game")
+        if self.outcome_value is not None or self.to_move_seat is None:
+            raise ValueError(f"seat {seat} cannot leave: the game is over")
+        if players == 2:
+            raise ValueError(
+                "a two-player game of Marram cannot go on without a player: "
+                "the service decides the result itself"
+            )
+        if seat in self.dropped_list:
+            raise ValueError(f"seat {seat} has already left the game")
+        new = self._clone()
+        new._drop(seat)
         return new
 
     def _illegal(self, shown: str, problem: str) -> IllegalMove:
@@ -630,14 +662,65 @@ class MarramState:
         self.actions_left -= 1
         if self.actions_left == 0:
             self._draw(seat, HAND_SIZE - len(self.hands[seat]))
-            threshold = self.setup.threshold
-            if threshold is not None and max(self.score_list) >= threshold:
-                self._finish("threshold", bonus=False, threshold=threshold, turn_of=seat)
+            if self._end_turn(seat):
                 return
-            self.to_move_seat = (seat + 1) % self.setup.players
-            self.actions_left = ACTIONS_PER_TURN
         self._reset_caches()
         self._prepare()
+
+    def _end_turn(self, seat: int) -> bool:
+        """The threshold check at the end of `seat`'s turn (after its draw), then the turn passes
+        to the next seat still playing. True when the game ended."""
+        threshold = self.setup.threshold
+        if threshold is not None and max(self.score_list[s] for s in self.playing()) >= threshold:
+            self._finish("threshold", bonus=False, threshold=threshold, turn_of=seat)
+            return True
+        self.to_move_seat = self._next_seat(seat)
+        self.actions_left = ACTIONS_PER_TURN
+        return False
+
+    def _next_seat(self, seat: int) -> int:
+        """The seat after `seat` in turn order, skipping those that left."""
+        players = self.setup.players
+        nxt = (seat + 1) % players
+        while nxt in self.dropped_list:
+            nxt = (nxt + 1) % players
+        return nxt
+
+    def _drop(self, seat: int) -> None:
+        """Rules section 9: the hand is discarded face up, every token of the seat leaves the
+        game, and the seat's turn, if it was its turn, ends there."""
+        ply = len(self.history_list)
+        self.dropped_list.append(seat)
+        tiles = self.hands[seat]
+        self.hands[seat] = []
+        self.discarded.extend(tiles)
+        gone = [t for t in self.tokens if t.seat == seat]
+        self.tokens = [t for t in self.tokens if t.seat != seat]
+        for t in gone:
+            self.lost[seat][KIND_INDEX[t.kind]] += 1
+        self.log.append(
+            {
+                "ply": ply,
+                "type": "dropped",
+                "seat": seat,
+                "tiles": list(tiles),
+                "lost": [
+                    {"kind": t.kind, "x": t.pos[0], "y": t.pos[1], "loc": t.loc} for t in gone
+                ],
+            }
+        )
+        self._reset_caches()
+        left = self.playing()
+        if len(left) < 2:
+            self._finish("others-left", bonus=False)
+            return
+        if self.to_move_seat == seat:
+            if self._end_turn(seat):
+                return
+            self._reset_caches()
+            self._prepare()
+        else:
+            self._check_end()
 
     def _prepare(self) -> None:
         """Dead-tile step for the player about to act, then the end-of-game check."""
@@ -656,23 +739,34 @@ class MarramState:
                 self.discarded.append(t)
                 self.log.append({"ply": ply, "type": "discard", "seat": seat, "tile": t})
             self._draw(seat, len(dead))
+        self._check_end()
+
+    def _check_end(self) -> None:
+        """The end of the game just before an action (rules section 6): the tiles are out, or
+        nobody still playing can act."""
+        assert self.to_move_seat is not None
+        seat = self.to_move_seat
         if not self.bag and not any(self.hands):
             self._finish("tiles-out", bonus=True)
-        elif not hand and not self.can_flip(seat):
-            others = (s for s in range(self.setup.players) if s != seat)
+        elif not self.hands[seat] and not self.can_flip(seat):
+            others = (s for s in self.playing() if s != seat)
             if not any(self.can_act(s) for s in others):
                 self._finish("no-action", bonus=True, seat=seat)
 
     def _finish(self, reason: str, bonus: bool, **details: Any) -> None:
         """End the game. `details` go into the outcome: the threshold and whose turn reached
-        it, or the seat that could not act (words.describe_outcome reads them)."""
+        it, or the seat that could not act, and the seats that left (`dropped`, when any did);
+        words.describe_outcome reads them. Seats that left never win (rules section 9)."""
         if bonus:
             self._end_bonus()
         self.to_move_seat = None
         self.actions_left = 0
-        self.outcome_value = Outcome(
-            ranked_winners(self.score_list), list(self.score_list), reason, details
-        )
+        left = self.playing()
+        best = max(self.score_list[s] for s in left)
+        winners = [s for s in left if self.score_list[s] == best]
+        if self.dropped_list:
+            details["dropped"] = list(self.dropped_list)
+        self.outcome_value = Outcome(winners, list(self.score_list), reason, details)
         self._reset_caches()
 
     def _end_bonus(self) -> None:
@@ -755,6 +849,7 @@ class MarramState:
             "scores": list(self.score_list),
             "actions_left": self.actions_left,
             "to_move": self.to_move_seat,
+            "dropped": list(self.dropped_list),
             "board": board,
             "tiles": {str(t): tiles[t].description() for t in sorted(set(shown))},
             "history": list(self.history_list),
@@ -790,6 +885,7 @@ class MarramState:
             "scores": list(self.score_list),
             "to_move": self.to_move_seat,
             "actions_left": self.actions_left,
+            "dropped": list(self.dropped_list),
             "history": list(self.history_list),
             "log": [dict(e) for e in self.log],
             "outcome": None if self.outcome_value is None else self.outcome_value.to_json(),
@@ -825,6 +921,7 @@ class MarramState:
         state.hands = [list(h) for h in data["hands"]]
         state.bag = list(data["bag"])
         state.discarded = list(data["discarded"])
+        state.dropped_list = [int(s) for s in data.get("dropped", [])]
         state.to_move_seat = data["to_move"]
         state.actions_left = int(data["actions_left"])
         state.history_list = list(data["history"])

@@ -134,6 +134,7 @@ def describe_outcome(state: MarramState) -> str | None:
     if outcome is None:
         return None
     details = outcome.details
+    left = [seat(int(s)) for s in details.get("dropped") or state.dropped_list]
     parts = []
     if outcome.reason == "threshold":
         threshold = int(details.get("threshold") or state.setup.threshold or 0)
@@ -149,6 +150,8 @@ def describe_outcome(state: MarramState) -> str | None:
             parts.append(f"{who} had no tile to lay and nothing to flip, and nobody else could act")
         else:
             parts.append("nobody could place or flip a tile")
+    elif outcome.reason == "others-left" and left:
+        parts.append(f"{listing(left)} left the game")
     else:
         parts.append("the game ended")
     bonus = [f"{seat(e['seat'])} {e['points']}" for e in state.log if e.get("type") == "end-bonus"]
@@ -162,6 +165,8 @@ def describe_outcome(state: MarramState) -> str | None:
         parts.append(f"{seat(winners[0])} wins with {points}")
     else:
         parts.append(f"{listing([seat(w) for w in winners])} share the win with {points} each")
+    if left and outcome.reason != "others-left":
+        parts.append(f"{listing(left)} left the game")
     text = "; ".join(parts)
     return text[0].upper() + text[1:]
 
@@ -184,12 +189,10 @@ def summary(state: MarramState, viewer: int | None) -> Summary:
         if animals:
             bits.append(f"bets {supply['bets']}")
         in_hand = view["hand_sizes"][index]
-        seats.append(
-            SeatSummary(
-                colour=SEAT_COLOURS[index % len(SEAT_COLOURS)],
-                supplies=" · ".join(bits) + f" · {in_hand} tiles in hand",
-            )
-        )
+        text = " · ".join(bits) + f" · {in_hand} tiles in hand"
+        if index in view["dropped"]:
+            text = "left the game"
+        seats.append(SeatSummary(colour=SEAT_COLOURS[index % len(SEAT_COLOURS)], supplies=text))
     hand = view["hand"]
     own = "" if hand is None else "your tiles: " + (", ".join(map(str, hand)) if hand else "none")
     notes = f"{view['bag']} tiles in the bag"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary
+from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary, refuse_drop
 from pbem.games.mmw.board import (
     AS_RESTING,
     AS_TOUCHING,
@@ -172,6 +172,16 @@ class MMWState:
     def mid_turn(self) -> bool:
         """Always False: a turn is one move."""
         return False
+
+    @property
+    def dropped(self) -> list[int]:
+        """Always empty: a two-player game never goes on without a player."""
+        return []
+
+    def drop(self, seat: int) -> MMWState:
+        """Always refused: when a player runs out of time or resigns, the service ends the game
+        itself."""
+        raise refuse_drop(TITLE, seat)
 
     @property
     def seed(self) -> int:
@@ -481,6 +491,7 @@ class MMWState:
             "last_move": self._history[-1] if self._history else None,
             "history": list(self._history),
             "legal_moves": self.legal_moves(),
+            "dropped": [],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
 
