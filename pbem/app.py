@@ -66,8 +66,9 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     celery_init_app(app)
 
-    from pbem.web import ratelimits, register_blueprints
+    from pbem.web import game_actions, ratelimits, register_blueprints
 
+    app.register_blueprint(game_actions.bp)
     register_blueprints(app)
     ratelimits.init_app(app)
     return app
@@ -101,7 +102,13 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         },
         "broker_transport_options": {"socket_connect_timeout": 2, "visibility_timeout": 3600},
         "beat_schedule": {
-            "sweep": {"task": "workers.tasks.sweep", "schedule": float(settings.sweep_seconds)}
+            "sweep": {"task": "workers.tasks.sweep", "schedule": float(settings.sweep_seconds)},
+            "clock": {
+                "task": "workers.tasks.clock",
+                "schedule": float(settings.clocks.period_seconds),
+                # A run that waited in the queue past the next one is not worth running.
+                "options": {"expires": float(settings.clocks.period_seconds)},
+            },
         },
         "beat_schedule_filename": str(settings.var_dir / "celerybeat-schedule"),
         "timezone": "UTC",

@@ -8,7 +8,8 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, NoReturn
 
 from pbem.config import ConfigError
 
@@ -51,8 +52,12 @@ def _parser() -> argparse.ArgumentParser:
     new_game = commands.add_parser(
         "new-game",
         help="start a game and email the invitations",
-        description="pbem new-game GAME [--option value ...] EMAIL EMAIL... "
-        "(the first address is the organiser's; everyone accepts through their emailed link)",
+        description="pbem new-game GAME [--clock CLOCK] [--weekends-free] [--option value ...] "
+        "EMAIL EMAIL... (the first address is the organiser's; everyone accepts through their "
+        "emailed link). CLOCK is none, days:N (N days per move) or "
+        "fischer:INITIAL+INCREMENT[/MAX] (days); the default is the service's "
+        "(PBEM_DEFAULT_CLOCK, days:3). --weekends-free: Saturdays and Sundays (UTC) do not "
+        "count. Every other --option is the game's.",
     )
     new_game.add_argument("game")
     new_game.add_argument("rest", nargs=argparse.REMAINDER, metavar="[--option value] EMAIL")
@@ -72,9 +77,27 @@ def _parser() -> argparse.ArgumentParser:
     sweep = commands.add_parser("sweep", help="re-enqueue pending moves and unsent mail once")
     sweep.set_defaults(run=_sweep)
 
+    clock = commands.add_parser(
+        "clock",
+        help="run the clock task once: downtime, vacations, reminders, timeouts, invitations",
+        description="Run the clock task once, as of now or of the instant given, then send the "
+        "mail it wrote. The same code as the periodic task.",
+    )
+    clock.add_argument(
+        "--now",
+        metavar="ISO-8601",
+        type=_instant,
+        help="act as of this instant (e.g. 2026-12-03T18:00:00Z; no zone means UTC)",
+    )
+    clock.set_defaults(run=_clock)
+
     for name, helptext in (
         ("worker", "run a Celery worker (arguments go to `celery worker`)"),
-        ("beat", "run Celery beat, which schedules the sweep (arguments go to `celery beat`)"),
+        (
+            "beat",
+            "run Celery beat, which schedules the sweep and the clock task (arguments go to "
+            "`celery beat`)",
+        ),
     ):
         sub = commands.add_parser(name, help=helptext)
         sub.add_argument("celery_args", nargs=argparse.REMAINDER)
@@ -125,9 +148,13 @@ def _serve(args: argparse.Namespace) -> int:
     app = _app()
     config = app.config["PBEM"]
     if config.embedded_tasks:
-        threading.Thread(
-            target=_sweep_forever, args=(app, config.sweep_seconds), daemon=True, name="sweep"
-        ).start()
+        for task, interval in (
+            ("sweep", config.sweep_seconds),
+            ("clock", config.clocks.period_seconds),
+        ):
+            threading.Thread(
+                target=_every, args=(app, task, interval), daemon=True, name=task
+            ).start()
     # print, not log: running the migrations reconfigured logging (alembic.ini).
     print(f"pbem: serving on http://{args.host}:{args.port}/", file=sys.stderr)
     if config.mail_to_files:
@@ -141,38 +168,49 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sweep_forever(app: Any, interval: int) -> None:
-    """Beat's job in the embedded default: the in-process tasks never lose work, but a crash
-    between the commit and the task would."""
-    sweep_task = app.extensions["celery"].tasks["workers.tasks.sweep"]
+def _every(app: Any, name: str, interval: int) -> None:
+    """Beat's job in the embedded default: run the `name` task every `interval` seconds (the
+    sweep: in-process tasks never lose work, but a crash between the commit and the task
+    would; the clock: timeouts, reminders, vacations, invitations)."""
+    task = app.extensions["celery"].tasks[f"workers.tasks.{name}"]
     last = ""
     while True:
         threading.Event().wait(interval)
         try:
-            sweep_task()
+            task()
             last = ""
         except Exception as exc:
-            # A failure that lasts (the database gone) would repeat its traceback every sweep:
+            # A failure that lasts (the database gone) would repeat its traceback every run:
             # it is printed once, and each repeat is one line.
             problem = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
             if problem == last:
-                log.warning("sweep failed again: %s", problem)
+                log.warning("%s failed again: %s", name, problem)
             else:
-                log.exception("sweep failed")
+                log.exception("%s failed", name)
             last = problem
 
 
 def _new_game(args: argparse.Namespace) -> int:
     from pbem import dispatch
+    from pbem.domain.clocks import ClockError, parse_clock
     from pbem.domain.errors import SetupError
     from pbem.domain.starting import create_game
 
-    options, emails = _options_and_emails(args.rest)
+    options, emails, service = _options_and_emails(args.rest)
     app = _app()
     config = app.config["PBEM"]
+    try:
+        clock_text = service.get("clock") or config.clocks.default_clock
+        clock = parse_clock(clock_text, weekends_free="weekends_free" in service)
+    except ClockError as exc:
+        print(f"pbem new-game: --clock: {exc}", file=sys.stderr)
+        return 2
+    if clock.kind == "none" and "weekends_free" in service:
+        print("pbem new-game: --weekends-free needs a clock; the game has none", file=sys.stderr)
+        return 2
     with app.app_context():
         try:
-            created = create_game(config, args.game, options, emails)
+            created = create_game(config, args.game, options, emails, clock=clock)
         except SetupError as exc:
             print(f"pbem new-game: {exc.message}", file=sys.stderr)
             return 2
@@ -187,23 +225,46 @@ def _new_game(args: argparse.Namespace) -> int:
     return 0
 
 
-def _options_and_emails(rest: Sequence[str]) -> tuple[dict[str, str], list[str]]:
-    """`--name value` and `--name=value` pairs are options; everything else is an address."""
+# The service's own options of `pbem new-game`, parsed apart from the game's: no engine may
+# declare an option of these names (tests/test_cli.py checks every registered engine).
+SERVICE_OPTIONS = ("clock", "weekends_free")
+# Those of them that are flags, given without a value.
+SERVICE_FLAGS = ("weekends_free",)
+
+
+def _refuse(problem: str) -> NoReturn:
+    """Stop `pbem new-game` with a usage error (status 2, as argparse does)."""
+    print(f"pbem new-game: {problem}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _options_and_emails(
+    rest: Sequence[str],
+) -> tuple[dict[str, str], list[str], dict[str, str]]:
+    """`--name value` and `--name=value` pairs are the game's options, but for the service's
+    own (`--clock CLOCK`, the flag `--weekends-free`); everything else is an address."""
     options: dict[str, str] = {}
+    service: dict[str, str] = {}
     emails: list[str] = []
     items = list(rest)
     while items:
         item = items.pop(0)
         if item.startswith("--"):
-            name, has_value, value = item[2:].partition("=")
+            raw, has_value, value = item[2:].partition("=")
+            name = raw.replace("-", "_")
+            if name in SERVICE_FLAGS:
+                if has_value:
+                    _refuse(f"--{raw} is a flag; it takes no value")
+                service[name] = ""
+                continue
             if not has_value:
                 if not items:
-                    raise SystemExit(f"pbem new-game: option --{name} needs a value")
+                    _refuse(f"option --{raw} needs a value")
                 value = items.pop(0)
-            options[name.replace("-", "_")] = value
+            (service if name in SERVICE_OPTIONS else options)[name] = value
         else:
             emails.append(item)
-    return options, emails
+    return options, emails, service
 
 
 def _rotate(args: argparse.Namespace) -> int:
@@ -238,6 +299,32 @@ def _rotate(args: argparse.Namespace) -> int:
 def _sweep(args: argparse.Namespace) -> int:
     app = _app()
     app.extensions["celery"].tasks["workers.tasks.sweep"]()
+    return 0
+
+
+def _instant(text: str) -> datetime:
+    """An ISO 8601 instant as naive UTC (the storage convention); no zone means UTC."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an ISO 8601 instant; write e.g. 2026-12-03T18:00:00Z"
+        ) from exc
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+def _clock(args: argparse.Namespace) -> int:
+    from pbem import dispatch
+    from pbem.domain.clock_task import run_clock
+
+    app = _app()
+    with app.app_context():
+        report = run_clock(app.config["PBEM"], now=args.now)
+        if report.outbox_ids and not dispatch.send_emails_later(report.outbox_ids):
+            print("the mail queue is unreachable; the sweep will send the mail", file=sys.stderr)
+    print(f"clock: {report.summary()}")
     return 0
 
 

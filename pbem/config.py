@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import secrets
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -39,6 +39,13 @@ SETTING_NAMES = (
     "PBEM_LIMIT_SIGNIN_PER_ADDRESS",
     "PBEM_LIMIT_SIGNIN_PER_CLIENT",
     "PBEM_TRUSTED_PROXIES",
+    "PBEM_DEFAULT_CLOCK",
+    "PBEM_CLOCK_SECONDS",
+    "PBEM_CLOCK_DOWNTIME_SECONDS",
+    "PBEM_CLOCK_MIN_SECONDS",
+    "PBEM_REMINDER_HOURS",
+    "PBEM_VACATION_DAYS_PER_YEAR",
+    "PBEM_INVITATION_DAYS",
 )
 
 # Rate limits in the `limits` library's notation ("10 per hour", several joined by ";").
@@ -78,6 +85,21 @@ class RateLimits:
 
 
 @dataclass(frozen=True)
+class ClockSettings:
+    """Time: the default clock, the clock task's period, reminders, vacations, invitations."""
+
+    default_clock: str  # as `pbem new-game --clock` takes it (pbem.domain.clocks.parse_clock)
+    period_seconds: int  # how often the clock task runs
+    # A gap since the clock task's last run longer than this is downtime: deadlines move on.
+    downtime_seconds: int
+    # The shortest time per move (or Fischer bank) a game may be created with.
+    min_move_seconds: float
+    reminder_hours: tuple[float, ...]  # before a deadline, largest first
+    vacation_days_per_year: float  # accrued monthly, the balance capped at a year's worth
+    invitation_days: float  # an invitation lapses this long after the organiser's confirmation
+
+
+@dataclass(frozen=True)
 class Settings:
     env: str
     database_url: str
@@ -95,6 +117,7 @@ class Settings:
     rate_limits: RateLimits
     # How many proxies in front of pbem set X-Forwarded-For; 0 when clients connect directly.
     trusted_proxies: int
+    clocks: ClockSettings
 
     @property
     def embedded_tasks(self) -> bool:
@@ -161,7 +184,64 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
             },
         ),
         trusted_proxies=_count("PBEM_TRUSTED_PROXIES", get("PBEM_TRUSTED_PROXIES"), 0),
+        clocks=_clock_settings(get),
     )
+
+
+def _clock_settings(get: Callable[[str], str | None]) -> ClockSettings:
+    from pbem.domain.clocks import ClockError, allowance, initial_bank, parse_clock
+
+    default_clock = get("PBEM_DEFAULT_CLOCK") or "days:3"
+    try:
+        clock = parse_clock(default_clock)
+    except ClockError as exc:
+        raise ConfigError(f"PBEM_DEFAULT_CLOCK={default_clock!r}: {exc}") from exc
+    period = _positive_int("PBEM_CLOCK_SECONDS", get("PBEM_CLOCK_SECONDS"), 60)
+    downtime = _positive_int("PBEM_CLOCK_DOWNTIME_SECONDS", get("PBEM_CLOCK_DOWNTIME_SECONDS"), 600)
+    if downtime <= period:
+        # Every run would find "downtime" since the last and push every deadline back by it.
+        raise ConfigError(
+            f"PBEM_CLOCK_DOWNTIME_SECONDS ({downtime}) must be more than PBEM_CLOCK_SECONDS "
+            f"({period}), the time between two runs of the clock task"
+        )
+    shortest = _positive_number("PBEM_CLOCK_MIN_SECONDS", get("PBEM_CLOCK_MIN_SECONDS"), 3600.0)
+    default_allows = allowance(clock, initial_bank(clock))
+    if default_allows is not None and default_allows < shortest:
+        raise ConfigError(
+            f"PBEM_DEFAULT_CLOCK={default_clock!r} is shorter than PBEM_CLOCK_MIN_SECONDS "
+            f"({shortest:g} seconds): no game could be created with it"
+        )
+    return ClockSettings(
+        default_clock=default_clock,
+        period_seconds=period,
+        downtime_seconds=downtime,
+        min_move_seconds=shortest,
+        reminder_hours=_hours("PBEM_REMINDER_HOURS", get("PBEM_REMINDER_HOURS") or "24,2"),
+        vacation_days_per_year=_positive_number(
+            "PBEM_VACATION_DAYS_PER_YEAR", get("PBEM_VACATION_DAYS_PER_YEAR"), 14.0
+        ),
+        invitation_days=_positive_number("PBEM_INVITATION_DAYS", get("PBEM_INVITATION_DAYS"), 7.0),
+    )
+
+
+def _positive_number(name: str, value: str | None, default: float) -> float:
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        number = 0.0
+    if not 0 < number < float("inf"):
+        raise ConfigError(f"{name}={value!r} must be a positive number")
+    return number
+
+
+def _hours(name: str, value: str) -> tuple[float, ...]:
+    """Hours before a deadline, such as "24,2"; "none" for no reminders."""
+    if value.lower() == "none":
+        return ()
+    hours = [_positive_number(name, part.strip(), 0.0) for part in value.split(",")]
+    return tuple(sorted(set(hours), reverse=True))
 
 
 def embedded_secret(var_dir: Path) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Float,
     ForeignKey,
     Index,
     String,
@@ -28,11 +29,18 @@ else:
     Model = db.Model
 
 # Game status values.
-INVITING, RUNNING, FINISHED = "inviting", "running", "finished"
+INVITING, RUNNING, FINISHED, CANCELLED = "inviting", "running", "finished", "cancelled"
+# Seat state values: still playing, out of time in a game that goes on, resigned.
+ACTIVE, DROPPED, RESIGNED = "active", "dropped", "resigned"
+# Timeout policies of games of three or more (two-player games are lost on time).
+DROP = "drop"
 # Submission status values.
 PENDING, APPLIED, REJECTED = "pending", "applied", "rejected"
 # Outbox status values (PENDING shared).
 SENT, FAILED = "sent", "failed"
+
+
+_RUNNING_CLOCK = "status = 'running' AND deadline IS NOT NULL AND paused_at IS NULL"
 
 
 def utcnow() -> datetime:
@@ -65,6 +73,14 @@ class Player(Model):
     signin_nonce: Mapped[str | None] = mapped_column(String(32))
     # Set by "never email me again": no invitation is written to this address any more.
     blocked_at: Mapped[datetime | None]
+    # An IANA zone name ("Europe/Paris") emails give deadlines in; None: UTC only.
+    time_zone: Mapped[str | None] = mapped_column(String(64))
+    # Vacation: the balance in seconds as of `vacation_accrued_at` (pbem.domain.vacation accrues
+    # it lazily); while away, `vacation_since` is set and `vacation_until` is when it ends.
+    vacation_seconds: Mapped[float | None] = mapped_column(Float)
+    vacation_accrued_at: Mapped[datetime | None]
+    vacation_since: Mapped[datetime | None]
+    vacation_until: Mapped[datetime | None] = mapped_column(index=True)
 
 
 class Game(Model):
@@ -76,6 +92,26 @@ class Game(Model):
             "created_at",
             postgresql_where=text("confirmed_at IS NULL"),
             sqlite_where=text("confirmed_at IS NULL"),
+        ),
+        # The clock task's look for games out of time reads running, unpaused games only: a
+        # million finished games cost it nothing.
+        Index(
+            "ix_games_running_deadline",
+            "deadline",
+            postgresql_where=text(_RUNNING_CLOCK),
+            sqlite_where=text(_RUNNING_CLOCK),
+        ),
+        Index(
+            "ix_games_reminder_at",
+            "reminder_at",
+            postgresql_where=text("reminder_at IS NOT NULL"),
+            sqlite_where=text("reminder_at IS NOT NULL"),
+        ),
+        Index(
+            "ix_games_inviting_confirmed_at",
+            "confirmed_at",
+            postgresql_where=text("status = 'inviting'"),
+            sqlite_where=text("status = 'inviting'"),
         ),
     )
 
@@ -99,6 +135,19 @@ class Game(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    # The time control (pbem.domain.clocks.Clock.to_json()); None: no clock (older games).
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # What becomes of a seat out of time in a game of three or more.
+    timeout_policy: Mapped[str] = mapped_column(String(16), default=DROP)
+    # The turn on the clock: when it started and when it runs out (None without a clock).
+    turn_started_at: Mapped[datetime | None]
+    deadline: Mapped[datetime | None]
+    # Set while the player to move is on vacation: their clock stopped then.
+    paused_at: Mapped[datetime | None]
+    # When the next reminder to the player to move is due; None when none is left this turn.
+    reminder_at: Mapped[datetime | None]
+    # The seat whose draw offer stands (two-player games); it lapses at the other's next move.
+    draw_offered_by: Mapped[int | None]
 
     # Loaded on first use: checking and storing a move needs the game row only.
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.seat")
@@ -117,6 +166,12 @@ class Seat(Model):
     nonce: Mapped[str] = mapped_column(String(32), default=new_nonce)
     invited_at: Mapped[datetime] = mapped_column(default=utcnow)
     accepted_at: Mapped[datetime | None]
+    # Set when the invitation lapsed unaccepted; cleared when the organiser invites another.
+    expired_at: Mapped[datetime | None]
+    # active, dropped (out of time, play goes on) or resigned.
+    state: Mapped[str] = mapped_column(String(16), default=ACTIVE)
+    # The seat's Fischer bank in seconds of counted time; None for other clocks.
+    bank_seconds: Mapped[float | None] = mapped_column(Float)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(lazy="joined")
@@ -187,3 +242,28 @@ class OutboxMessage(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     sent_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class GameEvent(Model):
+    """What happened to a game besides its moves (a resignation, a timeout, a draw agreed…),
+    recorded with it: the moves stay a valid replay, and the events say the rest."""
+
+    __tablename__ = "game_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    # The number of moves made when it happened (a seat dropped at ply 12 left before move 13).
+    ply: Mapped[int]
+    seat: Mapped[int | None]
+    kind: Mapped[str] = mapped_column(String(24))
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ClockRun(Model):
+    """One row: when the clock task last ran, so that it can tell downtime from idleness."""
+
+    __tablename__ = "clock_runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    last_run_at: Mapped[datetime]

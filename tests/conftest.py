@@ -48,6 +48,13 @@ def make_app(tmp_path: Path, **overrides: object) -> Flask:
         "PBEM_LIMIT_SIGNIN_PER_ADDRESS": None,
         "PBEM_LIMIT_SIGNIN_PER_CLIENT": None,
         "PBEM_TRUSTED_PROXIES": None,
+        "PBEM_DEFAULT_CLOCK": None,
+        "PBEM_CLOCK_SECONDS": None,
+        "PBEM_CLOCK_DOWNTIME_SECONDS": None,
+        "PBEM_CLOCK_MIN_SECONDS": None,
+        "PBEM_REMINDER_HOURS": None,
+        "PBEM_VACATION_DAYS_PER_YEAR": None,
+        "PBEM_INVITATION_DAYS": None,
     }
     settings.update(overrides)
     return create_app(settings)

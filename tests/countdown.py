@@ -2,6 +2,8 @@
 
 Players take 1 to 3 counters from a pile in turn; whoever takes the last one wins. With
 `actions=2` each seat takes twice per turn, as Marram's two actions keep `to_move` unchanged.
+A seat may be dropped (out of time in a game of three): turns skip it, and when one seat is
+left it wins.
 """
 
 from __future__ import annotations
@@ -28,23 +30,62 @@ class CountdownState:
     actions: int
     history: list[str] = field(default_factory=list)
     taken: tuple[int, ...] = ()
+    seat: int = 0  # whose turn it is
+    acted: int = 0  # actions taken in this turn
+    last: int | None = None  # who took last
+    dropped: list[int] = field(default_factory=list)
+
+    @property
+    def playing(self) -> list[int]:
+        return [s for s in range(self.players) if s not in self.dropped]
 
     @property
     def to_move(self) -> int | None:
-        if self.pile == 0:
+        if self.outcome is not None:
             return None
-        return (len(self.history) // self.actions) % self.players
+        return self.seat
 
     @property
     def outcome(self) -> Outcome | None:
-        if self.pile:
+        if self.pile and len(self.playing) > 1:
             return None
-        last = (len(self.history) - 1) // self.actions % self.players
-        return Outcome(winners=[last], scores=self.scores(), reason="last-counter")
+        details = {"dropped": list(self.dropped)} if self.dropped else {}
+        if self.pile:
+            return Outcome(self.playing, self.scores(), "last-player", details)
+        assert self.last is not None
+        return Outcome([self.last], self.scores(), "last-counter", details)
 
     @property
     def mid_turn(self) -> bool:
-        return bool(self.pile) and len(self.history) % self.actions != 0
+        return self.outcome is None and self.acted != 0
+
+    def _next(self, seat: int, dropped: list[int]) -> int:
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if candidate not in dropped:
+                return candidate
+        return seat
+
+    def drop(self, seat: int) -> CountdownState:
+        if self.players == 2:
+            raise ValueError("countdown of two: the service ends it instead")
+        if seat in self.dropped or not 0 <= seat < self.players or self.outcome is not None:
+            raise ValueError(f"seat {seat} cannot leave")
+        dropped = [*self.dropped, seat]
+        turn, acted = self.seat, self.acted
+        if seat == self.seat:
+            turn, acted = self._next(seat, dropped), 0
+        return CountdownState(
+            self.pile,
+            self.players,
+            self.actions,
+            list(self.history),
+            self.taken,
+            turn,
+            acted,
+            self.last,
+            dropped,
+        )
 
     def describe(self, move: str) -> str:
         after = self.play(move)
@@ -74,8 +115,20 @@ class CountdownState:
         assert seat is not None
         taken = list(self.taken or [0] * self.players)
         taken[seat] += count
+        acted = self.acted + 1
+        turn = seat
+        if acted == self.actions:
+            turn, acted = self._next(seat, self.dropped), 0
         return CountdownState(
-            self.pile - count, self.players, self.actions, [*self.history, str(count)], tuple(taken)
+            self.pile - count,
+            self.players,
+            self.actions,
+            [*self.history, str(count)],
+            tuple(taken),
+            turn,
+            acted,
+            seat,
+            list(self.dropped),
         )
 
     def scores(self) -> list[int]:
@@ -88,13 +141,17 @@ class CountdownState:
             "actions": self.actions,
             "history": list(self.history),
             "taken": list(self.scores()),
+            "seat": self.seat,
+            "acted": self.acted,
+            "last": self.last,
+            "dropped": list(self.dropped),
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat}")
         # Like Marram, a turn of several actions counts them down in the view.
-        left = self.actions - len(self.history) % self.actions if self.pile else 0
+        left = self.actions - self.acted if self.outcome is None else 0
         return {"pile": self.pile, "to_move": self.to_move, "seat": seat, "actions_left": left}
 
 
@@ -119,6 +176,10 @@ class Countdown:
             data["actions"],
             list(data["history"]),
             tuple(data["taken"]),
+            data.get("seat", 0),
+            data.get("acted", 0),
+            data.get("last"),
+            list(data.get("dropped", [])),
         )
 
     def board_assets(self, state: CountdownState, seat: int) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from flask import current_app
 from sqlalchemy.exc import OperationalError
 
 from pbem import dispatch
-from pbem.domain import delivery, moves
+from pbem.domain import clock_task, delivery, moves
 from pbem.domain import sweep as sweeping
 from pbem.extensions import db, settings
 
@@ -168,3 +168,14 @@ def sweep() -> None:
             len(found.submission_ids),
             len(found.outbox_ids),
         )
+
+
+@shared_task(name="workers.tasks.clock")
+def clock() -> None:
+    """The clock task (`pbem.domain.clock_task`): downtime, vacations, reminders, timeouts and
+    invitations, as of now; then send the mail it wrote."""
+    report = clock_task.run_clock(settings())
+    if report.outbox_ids:
+        dispatch.send_emails_later(report.outbox_ids)
+    if report.timeouts or report.reminders or report.downtime_seconds or report.cancelled:
+        log.info("clock: %s", report.summary())

@@ -6,15 +6,18 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from pbem import links
 from pbem.config import Settings
-from pbem.domain import letters
+from pbem.domain import letters, when
 from pbem.domain.access import signin_token
+from pbem.domain.errors import SetupError
 from pbem.domain.outbox import write_letters
-from pbem.domain.views import engine, load_state, names
+from pbem.domain.views import engine, load_state, names, timing
 from pbem.extensions import db
-from pbem.models import FINISHED, INVITING, RUNNING, Player, Seat
+from pbem.games.base import shorten
+from pbem.models import CANCELLED, FINISHED, INVITING, RUNNING, Game, Player, Seat, utcnow
 
 
 @dataclass
@@ -29,22 +32,48 @@ class GameLine:
     href: str
     invited: bool
     last_activity: datetime
+    clock: str = "no time limit"  # the clock in words, "3 days per move"
+    deadline: datetime | None = None  # the player to move's (projected while they are away)
+    paused: bool = False  # the player to move is on vacation
 
     @property
-    def order(self) -> tuple[int, float]:
-        # Waiting for this player first: their move, then an invitation to answer; then games
-        # waiting for others, then those still gathering players, then the finished ones.
+    def rank(self) -> int:
+        """Waiting for this player first: their move, then an invitation to answer; then games
+        waiting for others, then those still gathering players, then the ended ones."""
         if self.your_turn:
-            rank = 0
-        elif self.invited:
-            rank = 1
-        else:
-            rank = {RUNNING: 2, INVITING: 3, FINISHED: 4}.get(self.status, 5)
-        return rank, -self.last_activity.timestamp()
+            return 0
+        if self.invited:
+            return 1
+        return {RUNNING: 2, INVITING: 3, FINISHED: 4, CANCELLED: 4}.get(self.status, 5)
+
+    @property
+    def order(self) -> tuple[int, bool, datetime, float]:
+        # Within a rank, the most urgent first: the nearest deadline, then games without one,
+        # the most recently active first.
+        return (
+            self.rank,
+            self.deadline is None,
+            self.deadline or datetime.max,
+            -self.last_activity.timestamp(),
+        )
 
 
-def game_lines(config: Settings, player: Player) -> list[GameLine]:
-    seats = db.session.execute(select(Seat).where(Seat.player_id == player.id)).scalars().all()
+def game_lines(config: Settings, player: Player, now: datetime | None = None) -> list[GameLine]:
+    """The player's games, most urgent first. Four queries whatever their number: the seats
+    with their games, every seat of those games, and their players."""
+    now = now or utcnow()
+    seats = (
+        db.session.execute(
+            select(Seat)
+            .where(Seat.player_id == player.id)
+            .options(
+                joinedload(Seat.game).selectinload(Game.seats).joinedload(Seat.player),
+            )
+        )
+        .unique()
+        .scalars()
+        .all()
+    )
     lines = []
     for seat in seats:
         game = seat.game
@@ -54,6 +83,8 @@ def game_lines(config: Settings, player: Player) -> list[GameLine]:
         state = load_state(game)
         invited = seat.accepted_at is None and game.status == INVITING
         purpose, path = (links.INVITE, "invite") if invited else (links.SEAT, "play")
+        clock = timing(game, now)
+        gone = set(state.dropped) if state is not None else set()
         lines.append(
             GameLine(
                 game_id=game.id,
@@ -61,11 +92,14 @@ def game_lines(config: Settings, player: Player) -> list[GameLine]:
                 status=game.status,
                 your_turn=game.status == RUNNING and game.to_move == seat.seat,
                 move_number=game.ply + 1,
-                opponents=[n for i, n in enumerate(who) if i != seat.seat],
+                opponents=[n for i, n in enumerate(who) if i != seat.seat and i not in gone],
                 scores=" : ".join(str(s) for s in state.scores()) if state is not None else "",
                 href=f"/{path}/{links.token_for(config.signing_key, seat, purpose)}",
                 invited=invited,
                 last_activity=game.finished_at or game.started_at or game.created_at,
+                clock=clock.clock.describe(),
+                deadline=clock.deadline,
+                paused=clock.paused,
             )
         )
     lines.sort(key=lambda line: line.order)
@@ -81,3 +115,16 @@ def request_signin(config: Settings, address: str) -> list[int]:
     outbox_ids = write_letters(db.session.connection(), config, [letters.signin(address, link)])
     db.session.commit()
     return outbox_ids
+
+
+def set_time_zone(player: Player, zone: str) -> str:
+    """Set the zone the player's emails give times in; SetupError for a zone nobody knows."""
+    name = when.valid_zone(zone.strip())
+    if name is None:
+        raise SetupError(
+            f"{shorten(zone)!r} is not a time zone pbem knows: choose one from the list, such "
+            "as Europe/Paris or America/New_York."
+        )
+    player.time_zone = name
+    db.session.commit()
+    return name

@@ -34,6 +34,20 @@ class GameOver(ServiceError):
     status = 409
 
 
+class OutOfTime(ServiceError):
+    """A move stored after its turn's deadline."""
+
+    code = "out_of_time"
+    status = 409
+
+
+class Conflict(ServiceError):
+    """Something else happened to the game first (a move, a timeout, a resignation)."""
+
+    code = "conflict"
+    status = 409
+
+
 class StalePly(ServiceError):
     code = "stale_ply"
     status = 409

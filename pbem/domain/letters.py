@@ -6,10 +6,12 @@ renders and stores what these return.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from pbem import games, links
 from pbem.config import Settings
+from pbem.domain import when
 from pbem.domain.access import SIGNIN_MAX_AGE_SECONDS
 from pbem.domain.outbox import Letter
 from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine
@@ -76,9 +78,29 @@ def turn(
     who: list[str],
     recent: Recent,
     again: bool = False,
+    deadline: datetime | None = None,
+    away_until: datetime | None = None,
+    news: str = "",
 ) -> Letter:
+    """It is `seat`'s turn. `deadline` is when it runs out (from the player's return, when
+    they are away until `away_until`); `news` says what happened first, when not a move."""
     pic = SeatPicture(game, seat, state, who, recent)
-    return _about(game, seat, "turn", pic=pic, again=again, **_seat_links(config, seat))
+    return _about(
+        game,
+        seat,
+        "turn",
+        pic=pic,
+        again=again,
+        move_by=_when(deadline, seat),
+        away_until=_when(away_until, seat),
+        news=news,
+        **_seat_links(config, seat),
+    )
+
+
+def _when(at: datetime | None, seat: SeatInfo) -> str:
+    """An instant in the words the seat's player reads it in ("" for none)."""
+    return when.in_words(at, seat.time_zone) if at is not None else ""
 
 
 def results(
@@ -88,14 +110,17 @@ def results(
     state: games.State,
     who: list[str],
     recent: Recent,
+    outcome: games.Outcome | None = None,
 ) -> list[Letter]:
+    """The result to every seat: the engine's `state.outcome`, or `outcome` when the service
+    ended the game (a timeout, a resignation, a draw agreed)."""
     return [
         _about(
             game,
             seat,
             "result",
             pic=SeatPicture(game, seat, state, who, recent),
-            outcome=state.outcome,
+            outcome=outcome or state.outcome,
             **_seat_links(config, seat),
         )
         for seat in seats
@@ -138,4 +163,92 @@ def undeliverable(
             "reason": reason,
             "link": links.player_url(config, organiser_id, organiser_nonce),
         },
+    )
+
+
+def left(
+    config: Settings,
+    game: GameFacts,
+    seat: SeatInfo,
+    state: games.State,
+    who: list[str],
+    leaver: int,
+    kind: str,
+    recent: Recent | None = None,
+) -> Letter:
+    """A seat left a game that goes on (out of time, or resigned): to every seat but the one
+    whose turn it is now (told by its turn email), the leaver included."""
+    pic = SeatPicture(game, seat, state, who, recent or [])
+    return _about(
+        game,
+        seat,
+        "left",
+        pic=pic,
+        leaver=who[leaver],
+        you=leaver == seat.seat,
+        timed_out=kind == "timeout",
+        **_seat_links(config, seat),
+    )
+
+
+def draw(
+    config: Settings, game: GameFacts, seat: SeatInfo, who: list[str], by: int, kind: str
+) -> Letter:
+    """A draw offer (`draw_offer`) to the opponent, or its refusal (`draw_declined`) to the
+    player who offered it; `by` is the seat that acted."""
+    return _about(game, seat, kind, by=who[by], **_seat_links(config, seat))
+
+
+def cancelled(
+    config: Settings, game: GameFacts, seat: SeatInfo, who: list[str], by_organiser: bool
+) -> Letter:
+    """The game was cancelled before anyone moved: by its organiser, or by pbem when its seats
+    were not all taken in time."""
+    return _about(
+        game,
+        seat,
+        "cancelled",
+        names=who,
+        by_organiser=by_organiser,
+        games_link=links.player_url(config, seat.player_id, seat.player_nonce),
+    )
+
+
+def reminder(
+    config: Settings,
+    game: GameFacts,
+    seat: SeatInfo,
+    who: list[str],
+    deadline: datetime,
+    hours_left: float,
+) -> Letter:
+    """To the player to move, some hours before their deadline."""
+    return _about(
+        game,
+        seat,
+        "reminder",
+        names=who,
+        opponents=[name for index, name in enumerate(who) if index != seat.seat],
+        move_by=_when(deadline, seat),
+        hours_left=hours_left,
+        **_seat_links(config, seat),
+    )
+
+
+def expired(
+    config: Settings,
+    game: GameFacts,
+    organiser: SeatInfo,
+    invitees: list[str],
+    cancel_at: datetime,
+) -> Letter:
+    """To a game's organiser: these invitations lapsed unaccepted; invite others to their
+    seats from the game page before `cancel_at`, or the game is cancelled."""
+    return _about(
+        game,
+        organiser,
+        "expired",
+        invitees=invitees,
+        cancel_by=_when(cancel_at, organiser),
+        **_seat_links(config, organiser),
     )

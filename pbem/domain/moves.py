@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
@@ -18,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from pbem import games, links
 from pbem.config import Settings
-from pbem.domain import letters
+from pbem.domain import clocks, letters, outcomes, turns, when
 from pbem.domain.access import check_claims
 from pbem.domain.errors import (
     GameNotStarted,
@@ -26,6 +27,7 @@ from pbem.domain.errors import (
     MoveRefused,
     NotFound,
     NotYourTurn,
+    OutOfTime,
     ServiceError,
     StalePly,
 )
@@ -40,6 +42,7 @@ from pbem.domain.views import (
 from pbem.extensions import db
 from pbem.models import (
     APPLIED,
+    CANCELLED,
     FINISHED,
     INVITING,
     PENDING,
@@ -57,11 +60,40 @@ from pbem.models import (
 log = logging.getLogger(__name__)
 
 UPDATE_GAME = update(Game).where(Game.id == bindparam("game_id"))
+# What applying a move, or anything else that changes a running game, reads of it under its
+# lock: the GameFacts columns, the clock and the turn on it.
+PLAYING_COLUMNS = (
+    Game.id,
+    Game.engine,
+    Game.state,
+    Game.ply,
+    Game.to_move,
+    Game.status,
+    Game.outcome,
+    Game.thread_message_id,
+    Game.clock,
+    Game.turn_started_at,
+    Game.deadline,
+    Game.paused_at,
+    Game.reminder_at,
+    Game.draw_offered_by,
+)
 
 # --- submitting ----------------------------------------------------------------------------------
 
 _SUBMIT_READ = (
-    select(Seat.player_id, Seat.nonce, Game.engine, Game.state, Game.ply, Game.to_move, Game.status)
+    select(
+        Seat.player_id,
+        Seat.nonce,
+        Game.engine,
+        Game.state,
+        Game.ply,
+        Game.to_move,
+        Game.status,
+        Game.outcome,
+        Game.deadline,
+        Game.paused_at,
+    )
     .join(Game, Game.id == Seat.game_id)
     .where(Seat.game_id == bindparam("game_id"), Seat.seat == bindparam("seat"))
 )
@@ -92,7 +124,20 @@ def _submit(conn: Connection, seat: links.SeatKey, move: str, ply: int) -> int:
     elif game is None:
         raise NotFound("There is no such seat.")
     assert game is not None
-    check_turn(game, seat.seat, ply)
+    try:
+        check_turn(game, seat.seat, ply)
+    except NotYourTurn:
+        if seat.seat in games.get(game.engine).from_json(game.state).dropped:
+            raise NotYourTurn(LEFT_THE_GAME) from None
+        raise
+    # Time is judged here, when the move is stored, not when a worker gets to it.
+    now = utcnow()
+    if game.paused_at is None and not clocks.in_time(game.deadline, now):
+        raise OutOfTime(
+            "Your time for this move ran out at "
+            f"{when.in_words(game.deadline)}: the game is being settled as a timeout. "
+            "Open the game page to see how it ended."
+        )
     if not move:
         raise MoveRefused(
             "No move was given: choose one of the legal moves or type one.", "no_move"
@@ -110,7 +155,7 @@ def _submit(conn: Connection, seat: links.SeatKey, move: str, ply: int) -> int:
             "ply": ply,
             "move": move,
             "status": PENDING,
-            "created_at": utcnow(),
+            "created_at": now,
         },
     ).scalar_one()
     return submission_id
@@ -126,6 +171,19 @@ class TurnFacts(Protocol):
     @property
     def to_move(self) -> int | None: ...
 
+    @property
+    def outcome(self) -> dict[str, Any] | None: ...
+
+
+# To a seat that resigned, or ran out of time, in a game of three or more that went on.
+LEFT_THE_GAME = "You have left this game (resigned or out of time): the others play on without you."
+
+_GAME_OVER = {
+    outcomes.TIMEOUT: "The game is over: it was lost on time before this move was played.",
+    outcomes.RESIGNATION: "The game is over: a player resigned before this move was played.",
+    outcomes.DRAW_AGREED: "The game is over: it was drawn by agreement before this move.",
+}
+
 
 def check_turn(game: TurnFacts, seat: int, ply: int) -> None:
     """Refuse a move when the game is not running, the ply is stale or it is not `seat`'s turn."""
@@ -133,8 +191,11 @@ def check_turn(game: TurnFacts, seat: int, ply: int) -> None:
         raise GameNotStarted(
             "The game has not started yet: it starts when every invited player has accepted."
         )
+    if game.status == CANCELLED:
+        raise GameOver("The game was cancelled; no moves can be made.")
     if game.status != RUNNING:
-        raise GameOver("The game is over; no more moves can be made.")
+        reason = str((game.outcome or {}).get("reason"))
+        raise GameOver(_GAME_OVER.get(reason, "The game is over; no more moves can be made."))
     if ply != game.ply:
         raise StalePly(
             f"This move was for move {move_number(ply)}; the game is at move "
@@ -159,13 +220,8 @@ _LOCK_FOR_APPLY = (
         Submission.seat.label("submission_seat"),
         Submission.ply.label("submission_ply"),
         Submission.move,
-        Game.id,
-        Game.engine,
-        Game.state,
-        Game.ply,
-        Game.to_move,
-        Game.status,
-        Game.thread_message_id,
+        Submission.created_at.label("submitted_at"),
+        *PLAYING_COLUMNS,
     )
     .join(Game, Game.id == Submission.game_id)
     .where(Submission.id.in_(bindparam("submission_ids", expanding=True)))
@@ -180,9 +236,17 @@ _LAST_MESSAGE_ID = (
     .correlate(Seat, Player)
     .scalar_subquery()
 )
-# Each seat with its address and the last message that address got in the game (to thread after).
-_SEATS = (
-    select(*SEAT_INFO, _LAST_MESSAGE_ID.label("last_message_id"))
+# Each seat with its address, the last message that address got in the game (to thread after),
+# and what the clock needs of it: its Fischer bank and whether its player is away.
+SEATS_OF_GAMES = (
+    select(
+        *SEAT_INFO,
+        Seat.bank_seconds,
+        Seat.state.label("seat_state"),
+        Player.vacation_since,
+        Player.vacation_until,
+        _LAST_MESSAGE_ID.label("last_message_id"),
+    )
     .join(Player, Player.id == Seat.player_id)
     .where(Seat.game_id.in_(bindparam("game_ids", expanding=True)))
     .order_by(Seat.game_id, Seat.seat)
@@ -211,6 +275,10 @@ _RECENT_OF_GAMES = (
 )
 _INSERT_MOVE = insert(Move)
 _DECIDE_SUBMISSION = update(Submission).where(Submission.id == bindparam("submission_id"))
+# Executed with `bank_seconds` as the parameter of the SET clause.
+_SET_BANK = update(Seat).where(
+    Seat.game_id == bindparam("bank_game_id"), Seat.seat == bindparam("bank_seat")
+)
 
 
 @dataclass
@@ -220,6 +288,9 @@ class _Playing(GameFacts):
     snapshot: dict[str, Any] = field(default_factory=dict)
     state: games.State | None = None
     changed: bool = False
+    clock: clocks.Clock = clocks.NO_CLOCK
+    turn: turns.TurnClock = turns.NO_TURN
+    draw_offered_by: int | None = None
 
     def current(self) -> games.State:
         if self.state is None:
@@ -235,16 +306,35 @@ class _Played:
     ply: int
     move: str
     after: games.State
+    submitted_at: datetime
+    turn: turns.TurnClock  # the turn this move was made in
+
+    @property
+    def ends_turn(self) -> bool:
+        """Whether a new turn begins (or the game ended): the clock and the mail move on."""
+        if self.after.outcome is not None:
+            return True
+        to_move = self.after.to_move
+        return to_move is not None and not (to_move == self.seat and self.after.mid_turn)
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """What starting a turn needs of a seat besides its address."""
+
+    bank_seconds: float | None
+    away_until: datetime | None  # the player's vacation end, while they are away
 
 
 def apply_moves(config: Settings, submission_ids: Sequence[int]) -> list[int]:
     """Play pending submissions under their games' row locks, all in one transaction.
 
-    For each: append the move, store the new snapshot and write the outbox rows, or mark the
-    submission rejected. Submissions of one game are decided in the order they arrived, so of two
-    for the same ply the first is played and the second rejected. Returns the outbox ids to send.
-    Running it again for the same ids changes nothing. A worker takes a batch at a time: the
-    reads and writes of a batch cost a handful of statements and one commit, whatever its size.
+    For each: append the move, store the new snapshot and the next turn's clock, and write the
+    outbox rows, or mark the submission rejected. Submissions of one game are decided in the
+    order they arrived, so of two for the same ply the first is played and the second rejected.
+    Returns the outbox ids to send. Running it again for the same ids changes nothing. A worker
+    takes a batch at a time: the reads and writes of a batch cost a handful of statements and
+    one commit, whatever its size.
     """
     if not submission_ids:
         return []
@@ -259,6 +349,11 @@ def apply_moves(config: Settings, submission_ids: Sequence[int]) -> list[int]:
         db.session.connection().execute(_DECIDE_SUBMISSION, [_rejection(submission_ids[0], reason)])
         db.session.commit()
         return []
+
+
+def _late(row: Any, turn: turns.TurnClock) -> bool:
+    """Stored after its turn's deadline (a paused turn has none running)."""
+    return turn.paused_at is None and not clocks.in_time(turn.deadline, row.submitted_at)
 
 
 def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
@@ -280,12 +375,24 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
                 row.ply,
                 row.to_move,
                 row.thread_message_id,
+                row.outcome,
                 row.state,
+                clock=turns.game_clock(row.clock),
+                turn=turns.TurnClock.of(row),
+                draw_offered_by=row.draw_offered_by,
             ),
         )
         seat = row.submission_seat
         try:
-            check_turn(game, seat, row.submission_ply)
+            try:
+                check_turn(game, seat, row.submission_ply)
+            except NotYourTurn:
+                # Stored before its player resigned (or ran out of time) in a game that goes on.
+                if seat in game.current().dropped:
+                    raise NotYourTurn(LEFT_THE_GAME) from None
+                raise
+            if _late(row, game.turn):
+                raise OutOfTime("This move was stored after the turn's deadline.")
             after = game.current().play(row.move)
         except (ServiceError, games.MoveError) as exc:
             decided.append(_rejection(row.submission_id, str(exc)))
@@ -297,15 +404,21 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
             decided.append(_rejection(row.submission_id, reason))
             continue
         move = after.history[-1] if after.history else row.move
+        outcome = after.outcome
         facts = GameFacts(
             game.id,
             game.engine,
-            RUNNING if after.outcome is None else FINISHED,
+            RUNNING if outcome is None else FINISHED,
             game.ply + 1,
             after.to_move,
             game.thread_message_id,
+            outcome.to_json() if outcome is not None else None,
         )
-        played.append(_Played(row.submission_id, facts, seat, game.ply, move, after))
+        played.append(
+            _Played(
+                row.submission_id, facts, seat, game.ply, move, after, row.submitted_at, game.turn
+            )
+        )
         decided.append(
             {
                 "submission_id": row.submission_id,
@@ -316,9 +429,16 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
         )
         game.state, game.changed = after, True
         game.ply, game.to_move, game.status = facts.ply, facts.to_move, facts.status
+        game.outcome = facts.outcome
+        if seat != game.draw_offered_by or outcome is not None:
+            # A draw offer lapses at the other player's next move.
+            game.draw_offered_by = None
+        if outcome is not None:
+            game.turn = turns.NO_TURN
 
-    outbox_ids = _write_letters_for(conn, config, played) if played else []
+    outbox_ids: list[int] = []
     if played:
+        outbox_ids = _next_turns_and_letters(conn, config, played, playing, now)
         conn.execute(
             _INSERT_MOVE,
             [
@@ -351,6 +471,8 @@ def _game_changes(game: _Playing, now: Any) -> dict[str, Any]:
         "status": game.status,
         "finished_at": now if outcome is not None else None,
         "outcome": outcome.to_json() if outcome is not None else None,
+        "draw_offered_by": game.draw_offered_by,
+        **game.turn.columns(),
     }
 
 
@@ -363,44 +485,97 @@ def _rejection(submission_id: int, reason: str) -> dict[str, Any]:
     }
 
 
-def _tells(p: _Played) -> bool:
-    """Whether a move calls for an email: the game ended, or a turn begins.
+def read_seats(
+    conn: Connection, game_ids: Sequence[str]
+) -> tuple[dict[str, list[SeatInfo]], dict[str, list[SeatClock]], dict[str, dict[str, str]]]:
+    """The seats of these games (by game, in seat order), what their clocks need, and the last
+    message each address got in each game."""
+    seats: dict[str, list[SeatInfo]] = {}
+    seat_clocks: dict[str, list[SeatClock]] = {}
+    previous: dict[str, dict[str, str]] = {}
+    for row in conn.execute(SEATS_OF_GAMES, {"game_ids": list(game_ids)}):
+        seats.setdefault(row.game_id, []).append(SeatInfo.of_row(row))
+        away = row.vacation_until if row.vacation_since is not None else None
+        seat_clocks.setdefault(row.game_id, []).append(SeatClock(row.bank_seconds, away))
+        if row.last_message_id:
+            previous.setdefault(row.game_id, {})[row.email] = row.last_message_id
+    return seats, seat_clocks, previous
 
-    The same seat to move again within its turn (a second action of the turn) is on the page
-    already; a seat moving again because nobody else could (a new turn) must be told.
-    """
-    if p.after.outcome is not None:
-        return True
-    return p.after.to_move is not None and not (p.after.to_move == p.seat and p.after.mid_turn)
+
+def new_turn(
+    config: Settings, clock: clocks.Clock, seat: SeatClock, at: datetime
+) -> turns.TurnClock:
+    """The clock of a turn starting at `at` for `seat`."""
+    hours = config.clocks.reminder_hours
+    return turns.start_turn(clock, at, seat.bank_seconds, seat.away_until is not None, hours)
 
 
-def _write_letters_for(conn: Connection, config: Settings, played: list[_Played]) -> list[int]:
-    """The emails the batch's moves call for: the next player's turn, or everyone's result."""
-    tell = [p for p in played if _tells(p)]
+def move_by(clock: clocks.Clock, turn: turns.TurnClock, seat: SeatClock, now: datetime) -> Any:
+    """The deadline a turn's email gives: while its player is away, the one from their return."""
+    return turns.shown_deadline(clock, turn, now, seat.away_until)
+
+
+def _next_turns_and_letters(
+    conn: Connection,
+    config: Settings,
+    played: list[_Played],
+    playing: dict[str, _Playing],
+    now: datetime,
+) -> list[int]:
+    """Each game's next turn on the clock (and the mover's Fischer bank), and the emails the
+    moves call for: the next player's turn, or everyone's result."""
+    tell = [p for p in played if p.ends_turn]
     if not tell:
         return []
     game_ids = sorted({p.game.id for p in tell})
-    seats: dict[str, list[SeatInfo]] = {}
-    previous: dict[str, dict[str, str]] = {}
-    for row in conn.execute(_SEATS, {"game_ids": game_ids}):
-        seats.setdefault(row.game_id, []).append(SeatInfo.of_row(row))
-        if row.last_message_id:
-            previous.setdefault(row.game_id, {})[row.email] = row.last_message_id
+    seats, seat_clocks, previous = read_seats(conn, game_ids)
     recent: dict[str, list[tuple[int, int, str]]] = {}
     for game_id, ply, seat, move in conn.execute(_RECENT_OF_GAMES, {"game_ids": game_ids}):
         recent.setdefault(game_id, []).append((ply, seat, move))
+    banks: list[dict[str, Any]] = []
     written: list[Letter] = []
     for p in tell:
-        game_seats = seats[p.game.id]
+        game = playing[p.game.id]
+        game_seats, game_clocks = seats[p.game.id], seat_clocks[p.game.id]
+        if game.clock.kind == "fischer" and p.after.outcome is None:
+            bank = _bank_after(game.clock, p)
+            banks.append({"bank_game_id": game.id, "bank_seat": p.seat, "bank_seconds": bank})
+            mover = game_clocks[p.seat]
+            game_clocks[p.seat] = SeatClock(bank, mover.away_until)
         who = [info.email for info in game_seats]
         moves = recent.setdefault(p.game.id, [])
         moves.append((p.ply, p.seat, p.move))
         shown = [(ply, who[seat], move) for ply, seat, move in moves[-RECENT_MOVES:]]
         if p.after.outcome is not None:
             written += letters.results(config, p.game, game_seats, p.after, who, shown)
-        else:
-            assert p.after.to_move is not None
-            again = p.after.to_move == p.seat
-            next_seat = game_seats[p.after.to_move]
-            written.append(letters.turn(config, p.game, next_seat, p.after, who, shown, again))
+            continue
+        to_move = p.after.to_move
+        assert to_move is not None
+        game.turn = new_turn(config, game.clock, game_clocks[to_move], now)
+        deadline = move_by(game.clock, game.turn, game_clocks[to_move], now)
+        again = to_move == p.seat
+        written.append(
+            letters.turn(
+                config,
+                p.game,
+                game_seats[to_move],
+                p.after,
+                who,
+                shown,
+                again,
+                deadline=deadline,
+                away_until=game_clocks[to_move].away_until,
+            )
+        )
+    if banks:
+        conn.execute(_SET_BANK, banks)
     return write_letters(conn, config, written, previous)
+
+
+def _bank_after(clock: clocks.Clock, p: _Played) -> float | None:
+    """The mover's Fischer bank after the move that ended their turn: the time a paused turn
+    spent paused does not count."""
+    deadline = p.turn.deadline
+    if p.turn.paused_at is not None:
+        deadline = clocks.resumed(clock, deadline, p.turn.paused_at, p.submitted_at)
+    return clocks.after_move(clock, deadline, p.submitted_at)

@@ -8,23 +8,35 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Connection, bindparam, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from pbem import games, links, mail
 from pbem.config import Settings
-from pbem.domain import letters
+from pbem.domain import clocks, letters, moves, turns
 from pbem.domain.access import check_claims
 from pbem.domain.addresses import normalise_address
+from pbem.domain.clocks import Clock, parse_clock
 from pbem.domain.errors import NotFound, SetupError
 from pbem.domain.moves import UPDATE_GAME
 from pbem.domain.outbox import last_message_ids, write_letters
 from pbem.domain.views import SEAT_INFO, GameFacts, SeatInfo, engine
 from pbem.extensions import db
 from pbem.games.base import check_players, resolve_options
-from pbem.models import FINISHED, INVITING, RUNNING, Game, Player, Seat, new_game_id, utcnow
+from pbem.models import (
+    FINISHED,
+    INVITING,
+    RUNNING,
+    Game,
+    GameEvent,
+    Player,
+    Seat,
+    new_game_id,
+    new_nonce,
+    utcnow,
+)
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,7 @@ def create_game(
     emails: Sequence[str],
     seed: int | None = None,
     started_by: str = BY_OPERATOR,
+    clock: Clock | None = None,
 ) -> CreatedGame:
     """A new game in the `inviting` state, and its first emails.
 
@@ -54,7 +67,7 @@ def create_game(
     and only then are the others invited, so the form cannot make pbem mail strangers. Started
     by the operator, everyone is invited at once; started from the organiser's own player link,
     the organiser's seat is taken and the others invited. Seats are drawn at random from a
-    recorded seed.
+    recorded seed. `clock` is the time control (the service's default when None).
     """
     try:
         rules = games.get(engine_name)
@@ -70,13 +83,36 @@ def create_game(
         rules.new(len(addresses), resolved, seed)
     except ValueError as exc:
         raise SetupError(str(exc)) from exc
+    clock = check_clock(config, clock)
 
     try:
-        return _create(config, rules, resolved, addresses, seed, started_by)
+        return _create(config, rules, resolved, addresses, seed, started_by, clock)
     except IntegrityError:
         # Another request created one of these players at the same moment; they exist now.
         db.session.rollback()
-        return _create(config, rules, resolved, addresses, seed, started_by)
+        return _create(config, rules, resolved, addresses, seed, started_by, clock)
+
+
+def check_clock(config: Settings, clock: Clock | None) -> Clock:
+    """The game's clock: the default when none is given; SetupError when shorter than the
+    service allows (PBEM_CLOCK_MIN_SECONDS)."""
+    clock = clock or parse_clock(config.clocks.default_clock)
+    shortest = config.clocks.min_move_seconds
+    allowed = clocks.allowance(clock, clocks.initial_bank(clock))
+    if allowed is not None and allowed < shortest:
+        raise SetupError(
+            f"A clock of {clock.describe()} is too short: each move must have at least "
+            f"{_duration(shortest)}."
+        )
+    return clock
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("day", 86_400), ("hour", 3_600), ("minute", 60)):
+        if seconds >= size:
+            amount = round(seconds / size, 2)
+            return f"{amount:g} {unit}{'' if amount == 1 else 's'}"
+    return f"{seconds:g} seconds"
 
 
 def _create(
@@ -86,6 +122,7 @@ def _create(
     addresses: list[str],
     seed: int,
     started_by: str,
+    clock: Clock,
 ) -> CreatedGame:
     players = _players(addresses)
     blocked = sorted({a for a in addresses if players[a].blocked_at is not None})
@@ -107,6 +144,7 @@ def _create(
         thread_message_id=mail.new_message_id(game_id, config.mail_from),
         organiser=organiser,
         confirmed_at=None if started_by == BY_STRANGER else now,
+        clock=clock.to_json(),
     )
     db.session.add(game)
     order = list(range(len(addresses)))
@@ -207,6 +245,7 @@ _LOCK_INVITED_GAME = (
         Game.thread_message_id,
         Game.confirmed_at,
         Game.organiser_id,
+        Game.clock,
     )
     .where(Game.id == bindparam("game_id"))
     .with_for_update()
@@ -220,6 +259,8 @@ _INVITED_SEATS = (
     .where(Seat.game_id == bindparam("game_id"))
     .order_by(Seat.seat)
 )
+# Executed with `bank_seconds` as the parameter of the SET clause.
+_SET_BANKS = update(Seat).where(Seat.game_id == bindparam("bank_game_id"))
 _ACCEPT_SEAT = (
     update(Seat).where(Seat.id == bindparam("seat_id")).values(accepted_at=bindparam("now"))
 )
@@ -313,7 +354,16 @@ def _start(
         len(state.history),
         state.to_move,
         game.thread_message_id,
+        outcome.to_json() if outcome is not None else None,
     )
+    clock = turns.game_clock(game.clock)
+    bank = clocks.initial_bank(clock)
+    if bank is not None:
+        conn.execute(_SET_BANKS, {"bank_game_id": game.id, "bank_seconds": bank})
+    seat_clocks = moves.read_seats(conn, [game.id])[1][game.id]
+    turn = turns.NO_TURN
+    if outcome is None and state.to_move is not None:
+        turn = moves.new_turn(config, clock, seat_clocks[state.to_move], now)
     conn.execute(
         UPDATE_GAME,
         {
@@ -324,7 +374,8 @@ def _start(
             "status": facts.status,
             "started_at": now,
             "finished_at": now if outcome is not None else None,
-            "outcome": outcome.to_json() if outcome is not None else None,
+            "outcome": facts.outcome,
+            **turn.columns(),
         },
     )
     who = [seat.email for seat in seats]
@@ -332,10 +383,94 @@ def _start(
         first = letters.results(config, facts, seats, state, who, [])
     else:
         first = [
-            letters.turn(config, facts, seat, state, who, [])
+            letters.turn(
+                config,
+                facts,
+                seat,
+                state,
+                who,
+                [],
+                deadline=moves.move_by(clock, turn, seat_clocks[seat.seat], now),
+                away_until=seat_clocks[seat.seat].away_until,
+            )
             if seat.seat == state.to_move
             else letters.started(config, facts, seat, state, who)
             for seat in seats
         ]
     # Threaded after the invitations.
     return facts.status, write_letters(conn, config, first, last_message_ids(conn, [game.id]))
+
+
+def reinvite(config: Settings, organiser: links.SeatKey, seat_index: int, email: str) -> list[int]:
+    """The organiser invites `email` to a seat whose invitation lapsed; the outbox ids.
+
+    The seat gets the new player and a fresh nonce (the old invitation stays dead); the game is
+    still cancelled if it is short of players when its time runs out.
+    """
+    address = normalise_address(config, email)
+    conn = db.session.connection()
+    try:
+        game = conn.execute(_LOCK_INVITED_GAME, {"game_id": organiser.game_id}).one_or_none()
+        if game is None:
+            raise NotFound("There is no such game.")
+        rows = conn.execute(_INVITED_SEATS_WITH_EXPIRY, {"game_id": game.id}).all()
+        mine = next((row for row in rows if row.seat == organiser.seat), None)
+        if isinstance(organiser, links.LinkClaims):
+            check_claims(organiser, mine)
+        if mine is None or mine.player_id != game.organiser_id:
+            raise SetupError("Only the player who started the game can invite someone else.")
+        if game.status != INVITING:
+            raise SetupError("The game has started or ended: its seats cannot change now.")
+        target = next((row for row in rows if row.seat == seat_index), None)
+        if target is None or target.expired_at is None:
+            raise SetupError(
+                "Only a seat whose invitation lapsed can go to someone else; this one is "
+                "taken or still open."
+            )
+        if any(row.email == address for row in rows):
+            raise SetupError(f"{address} has a seat in this game already.")
+    except (SetupError, NotFound, links.LinkError):
+        db.session.rollback()
+        raise
+    player = _players([address])[address]
+    if player.blocked_at is not None:
+        db.session.rollback()
+        raise SetupError(f"{address} asked pbem never to email them: invite someone else.")
+    db.session.flush()
+    conn.execute(
+        update(Seat)
+        .where(Seat.id == target.id)
+        .values(
+            player_id=player.id,
+            nonce=new_nonce(),
+            invited_at=utcnow(),
+            expired_at=None,
+        )
+    )
+    conn.execute(
+        insert(GameEvent).values(
+            game_id=game.id,
+            ply=0,
+            seat=seat_index,
+            kind="reinvited",
+            detail={"before": target.email, "after": address},
+            created_at=utcnow(),
+        )
+    )
+    seats = [SeatInfo.of_row(row) for row in conn.execute(_INVITED_SEATS, {"game_id": game.id})]
+    who = [seat.email for seat in seats]
+    # The locked row has every column an invitation reads of a game.
+    invitation = letters.invitation(
+        config, cast(Game, game), seats[seat_index], creator=mine.email, names=who
+    )
+    outbox_ids = write_letters(conn, config, [invitation], last_message_ids(conn, [game.id]))
+    db.session.commit()
+    return outbox_ids
+
+
+_INVITED_SEATS_WITH_EXPIRY = (
+    select(*SEAT_INFO, Seat.accepted_at, Seat.expired_at)
+    .join(Player, Player.id == Seat.player_id)
+    .where(Seat.game_id == bindparam("game_id"))
+    .order_by(Seat.seat)
+)

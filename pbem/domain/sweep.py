@@ -9,7 +9,7 @@ from sqlalchemy import delete, select
 
 from pbem.config import Settings
 from pbem.extensions import db
-from pbem.models import PENDING, Game, OutboxMessage, Seat, Submission, utcnow
+from pbem.models import PENDING, Game, GameEvent, OutboxMessage, Seat, Submission, utcnow
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,7 @@ def expire_unconfirmed(now: datetime | None = None) -> int:
     game_ids = list(db.session.execute(stale.limit(1000)).scalars())
     if game_ids:
         db.session.execute(delete(OutboxMessage).where(OutboxMessage.game_id.in_(game_ids)))
+        db.session.execute(delete(GameEvent).where(GameEvent.game_id.in_(game_ids)))
         db.session.execute(delete(Seat).where(Seat.game_id.in_(game_ids)))
         db.session.execute(delete(Game).where(Game.id.in_(game_ids)))
     db.session.commit()

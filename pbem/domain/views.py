@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, bindparam, select
 
 from pbem import games
+from pbem.domain import clocks, outcomes, turns
 from pbem.extensions import db
-from pbem.models import RUNNING, Game, Move, Player, Seat
+from pbem.models import ACTIVE, RUNNING, Game, GameEvent, Move, Player, Seat, utcnow
 
 RECENT_MOVES = 8
 
@@ -54,6 +56,8 @@ class GameFacts:
     ply: int
     to_move: int | None
     thread_message_id: str
+    # Set when the game ended: the engine's outcome, or the service's (pbem.domain.outcomes).
+    outcome: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -67,19 +71,34 @@ class SeatInfo:
     nonce: str
     email: str
     player_nonce: str  # signs the player's dashboard link
+    time_zone: str | None = None  # the player's, for the times their emails give
 
     @classmethod
     def of(cls, seat: Seat) -> SeatInfo:
         player = seat.player
         return cls(
-            seat.id, seat.game_id, seat.seat, seat.player_id, seat.nonce, player.email, player.nonce
+            seat.id,
+            seat.game_id,
+            seat.seat,
+            seat.player_id,
+            seat.nonce,
+            player.email,
+            player.nonce,
+            player.time_zone,
         )
 
     @classmethod
     def of_row(cls, row: Any) -> SeatInfo:
         """From a Core row that selected the SEAT_INFO columns (and maybe more)."""
         return cls(
-            row.id, row.game_id, row.seat, row.player_id, row.nonce, row.email, row.player_nonce
+            row.id,
+            row.game_id,
+            row.seat,
+            row.player_id,
+            row.nonce,
+            row.email,
+            row.player_nonce,
+            row.time_zone,
         )
 
 
@@ -92,6 +111,7 @@ SEAT_INFO = (
     Seat.nonce,
     Player.email,
     Player.nonce.label("player_nonce"),
+    Player.time_zone,
 )
 
 
@@ -115,7 +135,13 @@ class SeatPicture:
 
     @property
     def opponents(self) -> list[str]:
-        return [name for index, name in enumerate(self.names) if index != self.seat.seat]
+        """The other players still in the game (not those who left it)."""
+        gone = set(self.state.dropped) if self.state is not None else set()
+        return [
+            name
+            for index, name in enumerate(self.names)
+            if index != self.seat.seat and index not in gone
+        ]
 
     @cached_property
     def scores(self) -> list[tuple[str, int]]:
@@ -127,7 +153,9 @@ class SeatPicture:
     @property
     def outcome_text(self) -> str:
         """How the game ended, in words with the players' names ("" while it runs)."""
-        sentence = self.state.describe_outcome() if self.state is not None else None
+        sentence = outcomes.sentence(self.game.outcome)
+        if sentence is None and self.state is not None:
+            sentence = self.state.describe_outcome()
         return games.fill_names(sentence, self.names) if sentence else ""
 
     @property
@@ -170,12 +198,38 @@ def history(game: Game) -> list[Move]:
     )
 
 
+def events(game: Game) -> list[GameEvent]:
+    """What happened to the game besides its moves, in order."""
+    return list(
+        db.session.execute(
+            select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.id)
+        ).scalars()
+    )
+
+
+def _drops(game: Game) -> dict[int, list[int]]:
+    """The seats that left the game (and the engine dropped), by the ply they left at."""
+    drops: dict[int, list[int]] = {}
+    for event in events(game):
+        if event.seat is not None and (event.detail or {}).get("dropped"):
+            drops.setdefault(event.ply, []).append(event.seat)
+    return drops
+
+
 def replay(game: Game) -> Iterator[games.State]:
-    """Every position of the game from the start, replayed from its seed and recorded moves."""
-    state = engine(game).new(len(game.seats), game.options, game.seed)
+    """Every position of the game from the start, replayed from its seed and recorded moves;
+    a seat that left is dropped at the ply it left at, as it was in play."""
+    drops = _drops(game)
+
+    def dropping(state: games.State, ply: int) -> games.State:
+        for seat in drops.get(ply, []):
+            state = state.drop(seat)
+        return state
+
+    state = dropping(engine(game).new(len(game.seats), game.options, game.seed), 0)
     yield state
     for move in history(game):
-        state = state.play(move.move)
+        state = dropping(state.play(move.move), move.ply + 1)
         yield state
 
 
@@ -195,8 +249,14 @@ def game_record(game: Game) -> dict[str, Any]:
         "title": engine(game).title,
         "options": game.options,
         "seed": game.seed,
+        "clock": turns.game_clock(game.clock).to_json(),
         "players": [
-            {"seat": s.seat, "email": s.player.email, "accepted": s.accepted_at is not None}
+            {
+                "seat": s.seat,
+                "email": s.player.email,
+                "accepted": s.accepted_at is not None,
+                "state": s.state,
+            }
             for s in game.seats
         ],
         "status": game.status,
@@ -211,7 +271,77 @@ def game_record(game: Game) -> dict[str, Any]:
             }
             for m in history(game)
         ],
+        # Not moves: a replay plays the moves, dropping a seat where an event says it left.
+        "events": [
+            {
+                "ply": e.ply,
+                "seat": e.seat,
+                "kind": e.kind,
+                "detail": e.detail or {},
+                "at": e.created_at.isoformat() + "Z",
+            }
+            for e in events(game)
+        ],
         "created_at": game.created_at.isoformat() + "Z",
         "started_at": game.started_at.isoformat() + "Z" if game.started_at else None,
         "finished_at": game.finished_at.isoformat() + "Z" if game.finished_at else None,
     }
+
+
+@dataclass(frozen=True)
+class SeatTiming:
+    """A seat's standing on the clock."""
+
+    seat: int
+    state: str  # active, dropped or resigned
+    time_left_s: float | None  # the turn in play's, or the next turn's; None without a clock
+    away_until: datetime | None  # on vacation until then
+
+
+@dataclass(frozen=True)
+class Timing:
+    """A game's clock as pages, emails and the API show it."""
+
+    clock: clocks.Clock
+    deadline: datetime | None  # projected from the player's return while they are away
+    paused: bool  # the player to move is away: their clock is stopped
+    to_move: int | None
+    seats: list[SeatTiming]
+    draw_offered_by: int | None
+
+    @property
+    def time_left_s(self) -> float | None:
+        """The player to move's time left."""
+        if self.to_move is None:
+            return None
+        return self.seats[self.to_move].time_left_s
+
+
+def timing(game: Game, now: datetime | None = None) -> Timing:
+    """The clock of `game` at `now`: its deadline, every seat's time and state."""
+    now = now or utcnow()
+    clock = turns.game_clock(game.clock)
+    turn = turns.TurnClock.of(game)
+    running = game.status == RUNNING
+    seats = []
+    mover_away: datetime | None = None
+    for seat in game.seats:
+        player = seat.player
+        away = player.vacation_until if player.vacation_since is not None else None
+        if not running or clock.kind == "none" or seat.state != ACTIVE:
+            left = None
+        elif seat.seat == game.to_move:
+            left = turns.seconds_left(clock, turn, now)
+            mover_away = away
+        else:
+            left = clocks.allowance(clock, seat.bank_seconds)
+        seats.append(SeatTiming(seat.seat, seat.state, left, away))
+    deadline = turns.shown_deadline(clock, turn, now, mover_away) if running else None
+    return Timing(
+        clock,
+        deadline,
+        running and turn.paused_at is not None,
+        game.to_move if running else None,
+        seats,
+        game.draw_offered_by if running else None,
+    )

@@ -11,8 +11,9 @@ from functools import cache
 from flask import Blueprint, Response, jsonify
 
 from pbem import dispatch, games, resources
-from pbem.domain import moves, views
+from pbem.domain import endings, moves, views, when
 from pbem.domain.errors import GameNotStarted, NoSuchPosition, ServiceError
+from pbem.extensions import settings
 from pbem.models import INVITING, Game
 from pbem.web.access import claims_for, seat_for, submission_for
 from pbem.web.limits import json_body
@@ -40,6 +41,7 @@ def game(game_id: str) -> Response:
     seat = seat_for(game_id)
     pic = views.picture(seat)
     state = pic.state
+    timing = views.timing(seat.game)
     return jsonify(
         game=pic.game.id,
         engine=pic.game.engine,
@@ -50,11 +52,62 @@ def game(game_id: str) -> Response:
         to_move=pic.game.to_move,
         seat=seat.seat,
         your_turn=pic.your_turn,
-        players=[{"seat": i, "email": name} for i, name in enumerate(pic.names)],
+        clock=timing.clock.to_json(),
+        deadline=when.iso(timing.deadline),
+        paused=timing.paused,
+        draw_offered_by=timing.draw_offered_by,
+        players=[
+            {
+                "seat": i,
+                "email": name,
+                "state": timing.seats[i].state,
+                "time_left_s": _seconds(timing.seats[i].time_left_s),
+                "on_vacation_until": when.iso(timing.seats[i].away_until),
+            }
+            for i, name in enumerate(pic.names)
+        ],
         scores=state.scores() if state is not None else None,
         outcome=seat.game.outcome,
         view=state.view(seat.seat) if state is not None else None,
     )
+
+
+def _seconds(value: float | None) -> int | None:
+    """Whole seconds for the API (rounded down: never promise time there is not)."""
+    return None if value is None else int(value)
+
+
+def _acted(outbox_ids: list[int], game_id: str) -> Response:
+    dispatch.send_emails_later(outbox_ids)
+    return game(game_id)
+
+
+@bp.post("/games/<game_id>/resign")
+def resign(game_id: str) -> Response:
+    """Resign: a two-player game is lost; in a larger one the seat leaves and play goes on."""
+    return _acted(endings.resign(settings(), claims_for(game_id)), game_id)
+
+
+@bp.post("/games/<game_id>/draw")
+def offer_draw(game_id: str) -> Response:
+    """Offer a draw (two-player games); accepts the opponent's standing offer."""
+    return _acted(endings.offer_draw(settings(), claims_for(game_id)), game_id)
+
+
+@bp.post("/games/<game_id>/draw/accept")
+def accept_draw(game_id: str) -> Response:
+    return _acted(endings.answer_draw(settings(), claims_for(game_id), accept=True), game_id)
+
+
+@bp.post("/games/<game_id>/draw/decline")
+def decline_draw(game_id: str) -> Response:
+    return _acted(endings.answer_draw(settings(), claims_for(game_id), accept=False), game_id)
+
+
+@bp.post("/games/<game_id>/cancel")
+def cancel(game_id: str) -> Response:
+    """The organiser cancels a game in which nobody has moved."""
+    return _acted(endings.cancel(settings(), claims_for(game_id)), game_id)
 
 
 @bp.get("/games/<game_id>/legal")

@@ -392,7 +392,7 @@ def test_the_embedded_sweep_logs_a_lasting_failure_once(caplog: pytest.LogCaptur
         extensions={"celery": SimpleNamespace(tasks={"workers.tasks.sweep": sweep})}
     )
     with pytest.raises(Stop):
-        cli._sweep_forever(app, 0)
+        cli._every(app, "sweep", 0)
     records = [r for r in caplog.records if r.name == "pbem"]
     assert len(records) == 4
     assert records[0].exc_info is not None and all(r.exc_info is None for r in records[1:])
