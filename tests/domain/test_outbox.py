@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from datetime import datetime
 
 from flask import Flask
 from sqlalchemy import func, select
@@ -117,6 +118,7 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
     over = replace(facts, status=FINISHED, ply=len(ended.history), to_move=None)
     recent = [(ply, who[ply % 2], move) for ply, move in enumerate(ended.history)]
     seat = seats[0]
+    deadline = datetime(2026, 12, 3, 18, 0)
     return {
         "invite": [letters.invitation(config, game, seat, creator=who[1], names=who)],
         "confirm": [letters.confirmation(config, game, seat, names=who)],
@@ -137,6 +139,18 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
                 config, facts, seat.player_id, seat.email, seat.player_nonce, who[1], "550 no"
             )
         ],
+        "reminder": [letters.reminder(config, facts, seat, who, deadline, 2.0)],
+        "left": [
+            letters.left(config, facts, seat, state, who, 1, "timeout"),
+            letters.left(config, facts, seat, state, who, 0, "resigned"),
+        ],
+        "draw_offer": [letters.draw(config, facts, seat, who, 1, "draw_offer")],
+        "draw_declined": [letters.draw(config, facts, seat, who, 1, "draw_declined")],
+        "cancelled": [
+            letters.cancelled(config, facts, seat, who, by_organiser=True),
+            letters.cancelled(config, facts, seat, who, by_organiser=False),
+        ],
+        "expired": [letters.expired(config, facts, seat, [who[1]], deadline)],
     }
 
 
@@ -154,8 +168,10 @@ def test_every_kind_of_mail_has_its_three_templates_and_renders(app: Flask) -> N
             assert subject.startswith("[pbem] ") and "\n" not in subject and "  " not in subject
             assert "{{" not in subject and "{{" not in text and "{{" not in html
             assert text.strip() and html.strip()
-            assert letter.context["link"] in text
-            assert f'href="{letter.context["link"]}"' in html
+            # Every letter links somewhere: its game, or (a cancelled game) the player's games.
+            link = letter.context.get("link") or letter.context["games_link"]
+            assert link in text
+            assert f'href="{link}"' in html
             if letter.game is not None:
                 assert letter.game.id in subject and letter.to in text
 
