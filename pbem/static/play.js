@@ -309,7 +309,7 @@ class Play {
           class: "pbem-refresh",
           onclick: async () => {
             this.busy = true;
-            await this.refresh();
+            await this.refresh("");
           },
         },
         "Show the game as it is now",
@@ -337,7 +337,8 @@ class Play {
   }
 
   // Fetches this page again and swaps in its live regions: the new board, status and history.
-  async refresh() {
+  // `message` is said afterwards (by default, that the player's move was played; "" for none).
+  async refresh(message = undefined) {
     const response = await fetch(this.data.urls.page || location.href, { cache: "no-store" });
     if (!response.ok) {
       location.reload();
@@ -363,8 +364,16 @@ class Play {
     this.stopWatching();
     this.ready = this.init();
     await this.ready;
-    const words = this.data.your_turn ? "Your move was played. It is still your turn." : "Your move was played.";
-    if (this.pending) this.say(words, "ok");
+    if (message === undefined) {
+      message = this.data.your_turn ? "Your move was played. It is still your turn." : "Your move was played.";
+    }
+    if (this.pending && message) this.say(message, "ok");
+  }
+
+  // The seat whose draw offer stands, as the page shows it ("" for none).
+  drawOffer() {
+    const status = $("#status");
+    return status ? status.dataset.drawOfferedBy || "" : "";
   }
 
   // While it is someone else's turn, look now and then whether the game moved on.
@@ -380,18 +389,27 @@ class Play {
         const body = await response.json();
         const ply = body.ply ?? (body.meta && body.meta.ply) ?? (body.game && body.game.ply);
         const status = body.status ?? (body.meta && body.meta.status) ?? (body.game && body.game.status);
-        if ((typeof ply === "number" && ply !== this.data.ply) || (status && status !== this.data.status)) {
+        const moved = (typeof ply === "number" && ply !== this.data.ply) || (status && status !== this.data.status);
+        // A draw offered or withdrawn changes neither the ply nor the status.
+        const offer = "draw_offered_by" in body ? String(body.draw_offered_by ?? "") : this.drawOffer();
+        const offered = offer !== this.drawOffer();
+        if (moved || offered) {
           this.stopWatching();
           if (mine) {
             // Moved from another tab or device: do not pull the board from under the player.
             this.clearPending();
-            this.say("The game moved on since this page was loaded.", "info");
+            let news = "The game moved on since this page was loaded.";
+            if (!moved) news = offer && offer !== String(this.data.seat) ? "Your opponent offers a draw." : "The draw offer was answered.";
+            this.say(news, "info");
             this.offerRefresh();
             return;
           }
           this.busy = true;
-          await this.refresh();
-          if (this.data.your_turn) this.say("Your turn: the game moved on while you were here.", "ok");
+          let words = "";
+          if (status && status !== "running") words = "The game is over.";
+          else if (offered && !moved && offer && offer !== String(this.data.seat)) words = "Your opponent offers a draw.";
+          await this.refresh(words);
+          if (this.data.your_turn && moved) this.say("Your turn: the game moved on while you were here.", "ok");
         }
       } catch {
         // Offline for a moment: the next tick tries again.

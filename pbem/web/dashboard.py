@@ -4,23 +4,42 @@ There are no accounts. The dashboard opens with a player link (`/me/<token>`, pu
 which every email carries; a seat or invitation link opens its own game only. A player without
 an email at hand asks for a sign-in link (`/signin`): it works once, within an hour, and its
 POST hands out a player link. "Sign out everywhere" withdraws every link the player holds.
+
+The games are listed by urgency: those waiting for the player's move first, the nearest deadline
+first; then invitations; then games waiting for others, by deadline; then those gathering
+players; then the finished ones. The page also holds the vacation switch and the time zone the
+player's emails give times in (taken from the browser by `pbem/static/clock.js` the first time
+the page is seen without one).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from datetime import datetime
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem import dispatch, games
-from pbem.domain import access, dashboard, rotation, starting
+from pbem.config import Settings
+from pbem.domain import access, dashboard, rotation, starting, vacation, when
 from pbem.domain.addresses import normalise_address
-from pbem.domain.errors import SetupError
+from pbem.domain.dashboard import GameLine
+from pbem.domain.errors import ServiceError, SetupError
 from pbem.extensions import settings
+from pbem.models import Player, utcnow
 from pbem.web import ratelimits
 from pbem.web.access import player_for
-from pbem.web.start import available_games, form_addresses, form_options
+from pbem.web.limits import TooLong, shorten
+from pbem.web.play import Instant, instant
+from pbem.web.start import (
+    available_games,
+    clock_choices,
+    form_addresses,
+    form_clock,
+    form_options,
+)
 
 bp = Blueprint("dashboard", __name__)
 
@@ -31,15 +50,119 @@ SIGNIN_ANSWER_SECONDS = 0.25
 
 @bp.get("/me/<token>")
 def mine(token: str) -> str:
-    player = player_for(token)
-    lines = dashboard.game_lines(settings(), player)
+    return _dashboard(player_for(token), token)
+
+
+def _dashboard(player: Player, token: str, **context: object) -> str:
+    config = settings()
+    now = utcnow()
+    lines = dashboard_lines(config, player, now)
+    left = vacation.balance(config, player, now).seconds
+    if player.vacation_until is not None and player.vacation_since is not None:
+        # While away, what is left once this vacation is over.
+        left -= max(0.0, (player.vacation_until - now).total_seconds())
+    days = round(max(0.0, left) / vacation.SECONDS_PER_DAY, 1)
     return render_template(
         "pages/_dashboard.html",
         player=player,
         lines=lines,
         token=token,
-        waiting=sum(1 for line in lines if line.your_turn or line.invited),
+        waiting=sum(1 for row in lines if row.line.your_turn or row.line.invited),
+        away=player.vacation_since is not None,
+        away_until=instant(player.vacation_until, player.time_zone),
+        vacation_days=days,
+        vacation_words=days_words(days),
+        zones=when.zone_names(),
+        done=DONE.get(request.args.get("done", ""), ""),
+        **context,
     )
+
+
+DONE = {"zone": "Your time zone is saved: your emails give times in it, with UTC beside."}
+
+
+def days_words(days: float) -> str:
+    """ "9.5 vacation days left", "1 vacation day left"."""
+    return f"{days:g} vacation day{'' if days == 1 else 's'} left"
+
+
+@dataclass(frozen=True)
+class DashboardLine:
+    """A game of the list, its deadline in the reader's words."""
+
+    line: GameLine
+    deadline: Instant | None
+
+    @property
+    def clock(self) -> str:
+        return self.line.clock
+
+    @property
+    def paused(self) -> bool:
+        return self.line.paused
+
+
+def dashboard_lines(config: Settings, player: Player, now: datetime) -> list[DashboardLine]:
+    """The player's games, most urgent first (`pbem.domain.dashboard.game_lines`)."""
+    return [
+        DashboardLine(line, instant(line.deadline, player.time_zone))
+        for line in dashboard.game_lines(config, player, now)
+    ]
+
+
+# --- vacation and time zone -----------------------------------------------------------------------
+
+
+@bp.post("/me/<token>/vacation")
+def go_away(token: str) -> Response | tuple[str, int]:
+    player = player_for(token)
+    typed = request.form.get("days", "").strip()
+    try:
+        days = float(typed.replace(",", "."))  # "2,5" as many write it
+    except ValueError:
+        message = "Give the number of days you will be away, such as 7 or 2.5."
+        return _dashboard(player, token, vacation_error=message, days_typed=shorten(typed)), 400
+    try:
+        vacation.start(settings(), player.id, days)
+    except ServiceError as exc:
+        page = _dashboard(player, token, vacation_error=exc.message, days_typed=shorten(typed))
+        return page, exc.status
+    return redirect(url_for("dashboard.mine", token=token), 303)
+
+
+@bp.post("/me/<token>/vacation/end")
+def come_back(token: str) -> Response:
+    vacation.end(settings(), player_for(token).id)
+    return redirect(url_for("dashboard.mine", token=token), 303)
+
+
+@bp.post("/me/<token>/timezone")
+def time_zone(token: str) -> Response | tuple[Response | str, int]:
+    """Set the zone of the player's emails: from the form (answered by a redirect), or from the
+    browser by clock.js (answered in JSON; with `if_unset`, only when the player has none)."""
+    player = player_for(token)
+    wants_json = (
+        request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
+    )
+    zone = request.form.get("zone", "").strip()
+    if request.form.get("if_unset") and player.time_zone is not None:
+        if wants_json:
+            return jsonify(time_zone=player.time_zone, changed=False), 200
+        return redirect(url_for("dashboard.mine", token=token), 303)
+    try:
+        if len(zone) > when.MAX_ZONE_LENGTH:
+            raise TooLong(
+                f"A time zone name has at most {when.MAX_ZONE_LENGTH} characters; this one has "
+                f"{len(zone)}. Choose one from the list, such as Europe/Paris."
+            )
+        name = dashboard.set_time_zone(player, zone)
+    except ServiceError as exc:
+        if wants_json:
+            return jsonify(error=exc.code, message=exc.message), exc.status
+        return _dashboard(player, token, zone_error=exc.message), exc.status
+    if wants_json:
+        return jsonify(time_zone=name, changed=True), 200
+    return redirect(url_for("dashboard.mine", token=token, done="zone"), 303)
 
 
 @bp.post("/me/<token>/signout")
@@ -70,6 +193,7 @@ def create_game(token: str) -> Response | tuple[str, int]:
             options,
             [player.email, *others],
             started_by=starting.BY_PLAYER,
+            clock=form_clock(),
         )
     except KeyError as exc:
         return _new_game_form(player.email, token, None, str(exc.args[0])), 400
@@ -91,6 +215,7 @@ def _new_game_form(email: str, token: str, chosen: str | None, error: str | None
         action=url_for("dashboard.create_game", token=token),
         choose_action=url_for("dashboard.new_game", token=token),
         embedded=False,
+        **clock_choices(),
     )
 
 

@@ -1,17 +1,27 @@
-"""The game page of one seat, move confirmation by POST, submission status."""
+"""The game page of one seat, move confirmation by POST, submission status.
+
+The page also shows the game's clock (the deadline and the time left of the player to move, in
+`<time>` elements that `pbem/static/clock.js` puts in the reader's own time), every seat's
+standing (left the game, resigned, on vacation), a standing draw offer, and the buttons of
+`pbem.web.game_actions` (offer a draw, resign, cancel, invite someone else).
+"""
 
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import dataclass
+from datetime import datetime
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from pbem import dispatch
-from pbem.domain import moves, views
+from pbem.domain import clock_task, endings, moves, views, when
 from pbem.domain.errors import GameOver, MoveRefused, NotYourTurn, StalePly
-from pbem.models import Seat
+from pbem.extensions import settings
+from pbem.models import ACTIVE, DROPPED, INVITING, RESIGNED, RUNNING, Game, Seat, utcnow
 from pbem.web.access import claims_for, seat_for, submission_for
 from pbem.web.errors import error_page
 from pbem.web.limits import shorten
@@ -70,13 +80,26 @@ def old_record(game_id: str) -> Response:
     return redirect(url_for("api.record", game_id=game_id) + query, 308)
 
 
-def game_page(seat: Seat, token: str, error: str | None = None, typed: str = "") -> str:
+def game_page(
+    seat: Seat,
+    token: str,
+    error: str | None = None,
+    typed: str = "",
+    **extra: object,
+) -> str:
+    """The game page; `extra` goes to the template (the reinvite form's error and values)."""
     pic = views.picture(seat)
-    legal = pic.legal_moves()
+    game = seat.game
+    zone = seat.player.time_zone
+    clock = clock_view(game, pic.names, zone)
+    me = clock.seats[seat.seat] if seat.seat < len(clock.seats) else None
+    active = me is None or me.state == ACTIVE
+    legal = pic.legal_moves() if active else []
+    done = request.args.get("done", "")
     return render_template(
         "pages/play.html",
         pic=pic,
-        game=pic.game,
+        game=game,
         seat=seat,
         token=token,
         board=board_svg(pic),
@@ -84,7 +107,214 @@ def game_page(seat: Seat, token: str, error: str | None = None, typed: str = "")
         groups=group_moves(legal),
         error=error,
         typed=typed,
+        clock=clock,
+        me=me,
+        actions=actions_for(game, seat, clock, active),
+        players=players_of(game) if game.status == INVITING else [],
+        cancel_by=instant(cancelled_by(game), zone),
+        done=DONE.get(done, ""),
+        news=news_for(game, seat, pic.names),
+        **extra,
     )
+
+
+# --- the clock as the pages show it ------------------------------------------------------------
+
+# A seat's standing in words, after its player's name.
+STATE_WORDS = {DROPPED: "left the game (out of time)", RESIGNED: "resigned"}
+
+# What the page says after an action of `pbem.web.game_actions` (`?done=<key>`).
+DONE = {
+    "resigned": "You resigned.",
+    "left": "You resigned and left the game; the others play on without you.",
+    "draw_offered": "Your draw offer was sent. It lapses if you move before it is answered.",
+    "draw_accepted": "You accepted the draw: the game is drawn.",
+    "draw_declined": "You declined the draw offer; the game goes on.",
+    "cancelled": "You cancelled the game; every player is told by email.",
+    "reinvited": "The invitation is on its way.",
+}
+
+
+@dataclass(frozen=True)
+class Instant:
+    """An instant for a `<time>` element: ISO 8601 UTC for the script, words for the reader."""
+
+    iso: str
+    words: str
+
+
+def instant(at: datetime | None, zone: str | None = None) -> Instant | None:
+    """`at` (naive UTC) in words: in `zone` with UTC beside, or in UTC when it has none."""
+    if at is None:
+        return None
+    iso = when.iso(at)
+    assert iso is not None
+    return Instant(iso, when.in_words(at, zone))
+
+
+def _count(number: int, unit: str) -> str:
+    return f"{number} {unit}{'' if number == 1 else 's'}"
+
+
+def time_left_words(seconds: float | None) -> str:
+    """ "2 days 3 hours left", "5 hours 10 minutes left", "12 minutes left"; rounded down, so
+    that the page never promises time there is not. "" without a clock."""
+    if seconds is None:
+        return ""
+    whole = max(0, math.floor(seconds))
+    if whole <= 0:
+        return "no time left"
+    if whole < 60:
+        return "less than a minute left"
+    days, rest = divmod(whole, 86_400)
+    hours, rest = divmod(rest, 3_600)
+    minutes = rest // 60
+    if days:
+        parts = [_count(days, "day")] + ([_count(hours, "hour")] if hours else [])
+    elif hours:
+        parts = [_count(hours, "hour")] + ([_count(minutes, "minute")] if minutes else [])
+    else:
+        parts = [_count(minutes, "minute")]
+    return " ".join(parts) + " left"
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """One seat's line of the clock: its standing and, while away, its return."""
+
+    seat: int
+    name: str
+    state: str  # active, dropped or resigned
+    state_words: str  # "" while active
+    away_until: Instant | None
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """A game's clock as its page shows it."""
+
+    describe: str  # "3 days per move", "no time limit"
+    kind: str
+    weekends_free: bool
+    deadline: Instant | None  # the player to move's; projected from their return while away
+    time_left_s: int | None  # the player to move's counted seconds left
+    time_left: str  # the same in words
+    paused: bool  # the player to move is away: their clock is stopped
+    to_move: int | None
+    seats: list[SeatClock]
+    draw_offered_by: int | None
+
+    @property
+    def mover(self) -> SeatClock | None:
+        return self.seats[self.to_move] if self.to_move is not None else None
+
+
+def clock_view(
+    game: Game, names: list[str], zone: str | None, now: datetime | None = None
+) -> ClockView:
+    timing = views.timing(game, now or utcnow())
+    left = timing.time_left_s
+    seats = [
+        SeatClock(
+            s.seat,
+            names[s.seat] if s.seat < len(names) else f"seat {s.seat}",
+            s.state,
+            STATE_WORDS.get(s.state, ""),
+            instant(s.away_until, zone),
+        )
+        for s in timing.seats
+    ]
+    return ClockView(
+        describe=timing.clock.describe(),
+        kind=timing.clock.kind,
+        weekends_free=timing.clock.weekends_free,
+        deadline=instant(timing.deadline, zone),
+        time_left_s=None if left is None else max(0, math.floor(left)),
+        time_left=time_left_words(left) if timing.deadline is not None else "",
+        paused=timing.paused,
+        to_move=timing.to_move,
+        seats=seats,
+        draw_offered_by=timing.draw_offered_by,
+    )
+
+
+@dataclass(frozen=True)
+class Actions:
+    """What the viewing seat may do besides moving, each a button of the page."""
+
+    offer_draw: bool
+    answer_draw: bool
+    resign: bool
+    cancel: bool
+
+    @property
+    def any(self) -> bool:
+        return self.offer_draw or self.answer_draw or self.resign or self.cancel
+
+
+def actions_for(game: Game, seat: Seat, clock: ClockView, active: bool) -> Actions:
+    running = game.status == RUNNING and active
+    two = len(game.seats) == 2
+    offered = clock.draw_offered_by
+    return Actions(
+        offer_draw=running and two and offered is None,
+        answer_draw=running and two and offered is not None and offered != seat.seat,
+        resign=running,
+        # Not by an organiser who has left: the others play on.
+        cancel=active and is_organiser(game, seat) and can_be_cancelled(game),
+    )
+
+
+def is_organiser(game: Game, seat: Seat) -> bool:
+    return game.organiser_id is not None and game.organiser_id == seat.player_id
+
+
+def can_be_cancelled(game: Game) -> bool:
+    """Nobody has moved yet (the domain has the last word)."""
+    return game.status == INVITING or (game.status == RUNNING and game.ply == 0)
+
+
+@dataclass(frozen=True)
+class InvitedSeat:
+    """A seat of a game still gathering players, as its organiser sees it."""
+
+    seat: int
+    email: str
+    accepted: bool
+    lapsed: bool  # the invitation expired unaccepted: the organiser may invite someone else
+
+
+def players_of(game: Game) -> list[InvitedSeat]:
+    return [
+        InvitedSeat(s.seat, s.player.email, s.accepted_at is not None, s.expired_at is not None)
+        for s in game.seats
+    ]
+
+
+def cancelled_by(game: Game) -> datetime | None:
+    """When a game still short of players is cancelled (`pbem.domain.clock_task`: twice the
+    invitation time after the organiser's confirmation); None once it has started."""
+    if game.status != INVITING or game.confirmed_at is None:
+        return None
+    return clock_task.cancel_at(settings(), game.confirmed_at)
+
+
+def news_for(game: Game, seat: Seat, names: list[str]) -> str:
+    """What happened since this seat's last look that the board does not show: the opponent
+    declined its draw offer (told by email too)."""
+    if game.status != RUNNING or game.draw_offered_by is not None:
+        return ""
+    happened = views.events(game)
+    last = happened[-1] if happened else None
+    if (
+        last is not None
+        and last.kind == endings.DRAW_DECLINED
+        and last.ply == game.ply
+        and last.seat is not None
+        and last.seat != seat.seat
+    ):
+        return f"{names[last.seat]} declined your draw offer; the game goes on."
+    return ""
 
 
 def group_moves(moves: list[str]) -> list[tuple[str, list[str]]]:

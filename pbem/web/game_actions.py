@@ -1,0 +1,234 @@
+"""What a seat does to its game besides moving: resign, offer, accept or decline a draw, cancel a
+game nobody has moved in, invite someone else to a seat whose invitation lapsed.
+
+Each lives under the seat's token, as the move form does: the token in the URL is the
+credential, checked again under the game's lock by the domain (`pbem.domain.endings`,
+`pbem.domain.starting.reinvite`). GET only shows a confirmation page (mail scanners open every
+link); each POST does its one thing and answers 303 to the game page, which says what happened
+(`?done=…`). A refusal is a page that says why, with the way back to the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem import dispatch, links
+from pbem.domain import endings, starting, views
+from pbem.domain.errors import ServiceError
+from pbem.extensions import db, settings
+from pbem.models import FINISHED, RUNNING, Game, Seat
+from pbem.web import ratelimits
+from pbem.web.access import claims_for, seat_for
+from pbem.web.errors import error_page
+from pbem.web.play import STATE_WORDS, can_be_cancelled, game_page, is_organiser
+
+bp = Blueprint("game_actions", __name__)
+
+Answer = Response | tuple[str, int]
+
+
+def _back(token: str) -> str:
+    return url_for("play.page", token=token)
+
+
+def _done(token: str, done: str) -> Response:
+    return redirect(url_for("play.page", token=token, done=done), 303)
+
+
+def _act(token: str, action: Callable[[links.LinkClaims], list[int]]) -> Answer | None:
+    """Run `action` with the token's claims and send its emails; the refusal page when the
+    domain refuses, None when it was done."""
+    claims = claims_for(token=token)
+    try:
+        outbox_ids = action(claims)
+    except ServiceError as exc:
+        return error_page(exc.code, exc.message, exc.status, back=_back(token))
+    dispatch.send_emails_later(outbox_ids)
+    return None
+
+
+def _game(game_id: str) -> Game | None:
+    """The game as the action left it (the domain committed behind the session's back)."""
+    db.session.expire_all()
+    return db.session.get(Game, game_id)
+
+
+def _against(seat: Seat) -> str:
+    names = views.names(seat.game)
+    others = [name for index, name in enumerate(names) if index != seat.seat]
+    return ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else "".join(others)
+
+
+def _confirm_page(seat: Seat, token: str, **context: object) -> str:
+    return render_template(
+        "pages/confirm_action.html",
+        seat=seat,
+        game=seat.game,
+        back=_back(token),
+        **context,
+    )
+
+
+# --- resigning -----------------------------------------------------------------------------------
+
+
+@bp.get("/play/<token>/resign")
+def resign_form(token: str) -> Answer | str:
+    seat = seat_for(token=token)
+    game = seat.game
+    if game.status != RUNNING:
+        return error_page(
+            "game_over" if game.status != "inviting" else "game_not_started",
+            "There is nothing to resign from: the game is not under way. "
+            + ("It has not started yet." if game.status == "inviting" else "It is over."),
+            409,
+            back=_back(token),
+        )
+    if seat.state in STATE_WORDS:
+        return error_page(
+            "refused",
+            "You have left this game already; the others play on without you.",
+            409,
+            back=_back(token),
+        )
+    title = views.engine(game).title
+    many = len(game.seats) > 2
+    return _confirm_page(
+        seat,
+        token,
+        action="resign",
+        heading="Resign?",
+        question=f"Resign from {title} game {game.id} against {_against(seat)}?",
+        consequence=(
+            "You leave the game and rank last; the others play on without you."
+            if many
+            else "You lose the game, and every player is told by email."
+        ),
+        button="Yes, resign",
+        post_to=url_for("game_actions.resign", token=token),
+    )
+
+
+@bp.post("/play/<token>/resign")
+def resign(token: str) -> Answer:
+    refused = _act(token, lambda claims: endings.resign(settings(), claims))
+    if refused is not None:
+        return refused
+    game = _game(claims_for(token=token).game_id)
+    going_on = game is not None and game.status == RUNNING
+    return _done(token, "left" if going_on else "resigned")
+
+
+# --- draws ---------------------------------------------------------------------------------------
+
+
+@bp.post("/play/<token>/draw")
+def offer_draw(token: str) -> Answer:
+    refused = _act(token, lambda claims: endings.offer_draw(settings(), claims))
+    if refused is not None:
+        return refused
+    # Offering while the opponent's offer stands accepts it.
+    game = _game(claims_for(token=token).game_id)
+    agreed = game is not None and game.status == FINISHED
+    return _done(token, "draw_accepted" if agreed else "draw_offered")
+
+
+@bp.post("/play/<token>/draw/accept")
+def accept_draw(token: str) -> Answer:
+    refused = _act(token, lambda claims: endings.answer_draw(settings(), claims, accept=True))
+    return refused if refused is not None else _done(token, "draw_accepted")
+
+
+@bp.post("/play/<token>/draw/decline")
+def decline_draw(token: str) -> Answer:
+    refused = _act(token, lambda claims: endings.answer_draw(settings(), claims, accept=False))
+    return refused if refused is not None else _done(token, "draw_declined")
+
+
+# --- cancelling ----------------------------------------------------------------------------------
+
+
+@bp.get("/play/<token>/cancel")
+def cancel_form(token: str) -> Answer | str:
+    seat = seat_for(token=token)
+    game = seat.game
+    if not is_organiser(game, seat):
+        return error_page(
+            "refused",
+            "Only the player who started the game can cancel it.",
+            409,
+            back=_back(token),
+        )
+    if not can_be_cancelled(game):
+        message = (
+            "A move has been made: the game can no longer be cancelled. You may resign."
+            if game.status == RUNNING
+            else "The game is over already; there is nothing to cancel."
+        )
+        return error_page("refused", message, 409, back=_back(token))
+    title = views.engine(game).title
+    return _confirm_page(
+        seat,
+        token,
+        action="cancel",
+        heading="Cancel the game?",
+        question=f"Cancel {title} game {game.id} with {_against(seat)}?",
+        consequence="Nobody has moved yet. The game ends without a result, and every player "
+        "invited is told by email.",
+        button="Yes, cancel the game",
+        post_to=url_for("game_actions.cancel", token=token),
+    )
+
+
+@bp.post("/play/<token>/cancel")
+def cancel(token: str) -> Answer:
+    refused = _act(token, lambda claims: endings.cancel(settings(), claims))
+    return refused if refused is not None else _done(token, "cancelled")
+
+
+# --- another player for a lapsed invitation -------------------------------------------------------
+
+
+@bp.post("/play/<token>/reinvite")
+def reinvite(token: str) -> Answer:
+    seat = seat_for(token=token)
+    email = request.form.get("email", "").strip()
+    try:
+        index = int(request.form.get("seat", ""))
+    except ValueError:
+        return error_page(
+            "bad_request",
+            "The form did not say which seat to invite someone to. Reload the game page and "
+            "use the form beside the seat.",
+            400,
+            back=_back(token),
+        )
+    if not is_organiser(seat.game, seat):
+        # Refused before counting: only the organiser's invitations use up the address's.
+        return error_page(
+            "refused",
+            "Only the player who started the game can invite someone else.",
+            409,
+            back=_back(token),
+        )
+    if not email:
+        page = game_page(
+            seat,
+            token,
+            reinvite_error="Give the email address of the player to invite.",
+            reinvite_seat=index,
+        )
+        return page, 400
+    ratelimits.check_invitations([email])
+    try:
+        outbox_ids = starting.reinvite(settings(), claims_for(token=token), index, email)
+    except ServiceError as exc:
+        page = game_page(
+            seat, token, reinvite_error=exc.message, reinvite_seat=index, reinvite_email=email
+        )
+        return page, exc.status
+    dispatch.send_emails_later(outbox_ids)
+    return _done(token, "reinvited")
