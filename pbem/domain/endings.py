@@ -28,13 +28,12 @@ from pbem.domain.errors import Conflict, GameNotStarted, GameOver, NotFound, Ser
 from pbem.domain.moves import (
     PLAYING_COLUMNS,
     UPDATE_GAME,
-    SeatClock,
     move_by,
     new_turn,
     read_seats,
 )
 from pbem.domain.outbox import Letter, write_letters
-from pbem.domain.views import GameFacts, SeatInfo, recent_moves
+from pbem.domain.views import GameFacts, recent_moves
 from pbem.extensions import db
 from pbem.games.base import display_name
 from pbem.models import (
@@ -271,10 +270,17 @@ def _leave(
         if not (passed and info.seat == to_move)
     ]
     if passed and to_move is not None:
-        deadline = move_by(clock, turn, clocks_of[to_move], now)
         written.append(
-            _turn_letter(
-                config, conn, facts, infos, clocks_of[to_move], after, to_move, deadline, news
+            letters.turn(
+                config,
+                facts,
+                infos[to_move],
+                after,
+                who,
+                recent,
+                deadline=move_by(clock, turn, clocks_of[to_move], now),
+                away_until=clocks_of[to_move].away_until,
+                news=news,
             )
         )
     return written
@@ -285,31 +291,6 @@ def _left_words(who: Sequence[str], seat: int, kind: str) -> str:
     if kind == TIMED_OUT:
         return f"{name} ran out of time and has left the game."
     return f"{name} resigned and has left the game."
-
-
-def _turn_letter(
-    config: Settings,
-    conn: Connection,
-    facts: GameFacts,
-    infos: list[SeatInfo],
-    seat_clock: SeatClock,
-    state: games.State,
-    to_move: int,
-    deadline: datetime | None,
-    news: str,
-) -> Letter:
-    who = [info.email for info in infos]
-    return letters.turn(
-        config,
-        facts,
-        infos[to_move],
-        state,
-        who,
-        recent_moves(conn, facts.id, who),
-        deadline=deadline,
-        away_until=seat_clock.away_until,
-        news=news,
-    )
 
 
 def _previous(conn: Connection, game_id: str) -> dict[str, dict[str, str]]:
