@@ -206,6 +206,19 @@ class Game(Protocol):
         self, state: State, seat: int | None = None, names: Sequence[str] | None = None
     ) -> str: ...
 
+    def render_mail_svg(
+        self,
+        state: State,
+        seat: int | None = None,
+        names: Sequence[str] | None = None,
+        last_turn: bool = True,
+    ) -> str:
+        """The board for a turn or result email as an SVG document 600 units wide: what a phone
+        shows well (the board from `seat`'s side, the seats' names, colours and scores, and with
+        `last_turn` the cells or tiles the last turn changed, drawn with class "last-move"),
+        without the page's interactive extras, and cheap to rasterise (pbem.pictures)."""
+        ...
+
     def board_assets(self, state: State, seat: int) -> JSON:
         """Extra drawings the interactive board needs on `seat`'s turn (Marram's tile
         previews); an empty dict for games that need none."""

@@ -48,6 +48,15 @@ class GoramiGame:
     ) -> str:
         return render.render_text(_ours(state), seat, names)
 
+    def render_mail_svg(
+        self,
+        state: State,
+        seat: int | None = None,
+        names: Sequence[str] | None = None,
+        last_turn: bool = True,
+    ) -> str:
+        return render.render_mail_svg(_ours(state), seat, names, last_turn)
+
     def board_assets(self, state: State, seat: int) -> JSON:
         """GORami's board needs no drawings beyond the SVG."""
         _ours(state)

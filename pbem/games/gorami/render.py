@@ -339,3 +339,149 @@ def render_text(
     if state.outcome is None:
         lines.append("A move is a disc number and a cell, e.g. 2b3.")
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# The mail drawing: the board as a phone shows it in a turn email (pbem.pictures makes the PNG).
+
+M_EDGE_MAX = 124.0  # triangle side in the mail drawing, at most
+M_SIDE = 64.0  # room left and right of the board for the rows' fish
+M_ABOVE = 44.0  # room above and below for the diagonal stripes' fish
+M_INTERIOR = "#e1e7c6"
+
+
+def _mail_fish(x: float, y: float) -> str:
+    """Path data for a fish facing right, centred at (x, y)."""
+    from pbem.games import drawing as d
+
+    return f"M{d.fmt(x - 9)} {d.fmt(y)} a12 8 0 1 0 24 0 a12 8 0 1 0 -24 0Z " + d.polygon_d(
+        [(x - 8, y), (x - 18, y - 9), (x - 18, y + 9)]
+    )
+
+
+def render_mail_svg(
+    state: GoramiState,
+    seat: int | None = None,
+    names: Sequence[str] | None = None,
+    last_turn: bool = True,
+) -> str:
+    """The board for a turn email: names, colours and fish above; the board with every disc,
+    cell names, the interior shaded and a fish per stripe in the colour of the seat winning it;
+    and, when `last_turn`, the cell of the last move outlined and the discs it turned ringed
+    (`class="last-move"`). Drawn to cost little as a PNG: no hands, hover titles or legend."""
+    from pbem.games import drawing as d
+
+    geo = state.board
+    width = float(d.MAIL_WIDTH)
+    outcome = state.outcome
+    limit = d.name_limit(2)
+    who = [d.seat_name(names, s, COLOURS[s].capitalize(), limit) for s in range(2)]
+    if outcome is None:
+        assert state.to_move is not None
+        status, status_fill = f"{who[state.to_move]} to move", INK[state.to_move]
+    elif not outcome.winners:
+        status, status_fill = "Game over: a draw", d.INK
+    else:
+        win = outcome.winners[0]
+        how = " on the interior" if outcome.details.get("tiebreak") == "interior" else ""
+        status, status_fill = f"{who[win]} wins{how}", INK[win]
+    fish = state.fish()
+    seats = [
+        d.SeatLine(
+            chip=f'<circle r="12" fill="{DISC_FILL[s]}" stroke="{DISC_STROKE[s]}" '
+            f'stroke-width="2"/>',
+            name=who[s],
+            score=f"{fish[s]} fish",
+            to_move=outcome is None and state.to_move == s,
+            you=seat == s,
+            won=outcome is not None and s in outcome.winners,
+        )
+        for s in range(2)
+    ]
+    band, top = d.header(width, status, status_fill, seats, f"move {len(state.history)}")
+
+    xs = [v[0] for cell in geo.cells for v in cell.vertices]
+    min_x, span = min(xs), max(xs) - min(xs)
+    edge = min(M_EDGE_MAX, (width - 2 * M_SIDE) / (span / 2))
+    rise = edge * math.sqrt(3) / 2
+    left = (width - span / 2 * edge) / 2
+    board_top = top + M_ABOVE
+    height = board_top + len(geo.rows) * rise + M_ABOVE
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return left + (x - min_x) * edge / 2, board_top + y * rise
+
+    def centre(cell: Cell) -> tuple[float, float]:
+        return at(cell.half_col, cell.row + (2 / 3 if cell.up else 1 / 3))
+
+    def corners(cell: Cell) -> list[tuple[float, float]]:
+        return [at(*v) for v in cell.vertices]
+
+    out = [
+        d.svg_open(width, height, "gorami"),
+        f'<rect width="{d.fmt(width)}" height="{d.fmt(height)}" fill="#fffdf7"/>',
+    ]
+    out.extend(band)
+    plain = [d.polygon_d(corners(c)) for c in geo.cells if not geo.interior_mask >> c.index & 1]
+    inner = [d.polygon_d(corners(c)) for c in geo.cells if geo.interior_mask >> c.index & 1]
+    out.append(
+        f'<path d="{" ".join(plain)}" fill="{CELL_FILL}" stroke="{CELL_STROKE}" '
+        f'stroke-width="1.5" stroke-linejoin="round"/>'
+    )
+    out.append(
+        f'<path class="interior" d="{" ".join(inner)}" fill="{M_INTERIOR}" '
+        f'stroke="{CELL_STROKE}" stroke-width="1.5" stroke-linejoin="round"/>'
+    )
+    radius = rise / 3 * 0.78
+    captured = set(state.captured()) if last_turn else set()
+    placed = state.history[-1][1:] if last_turn and state.history else None
+    for cell in geo.cells:
+        cx, cy = centre(cell)
+        # The cell's name sits in the wide part of the triangle, clear of the disc.
+        ly = cy - 0.42 * rise + 5 if cell.up else cy + 0.42 * rise + 2
+        out.append(d.text(cx, ly, cell.name, 13, "#6b5d45", anchor="middle"))
+        disc = state.disc(cell.name)
+        if disc is None:
+            continue
+        number, owner = disc
+        out.append(
+            f'<g class="disc" data-cell="{cell.name}" data-number="{number}" '
+            f'data-seat="{owner}"><circle cx="{d.fmt(cx)}" cy="{d.fmt(cy)}" '
+            f'r="{d.fmt(radius)}" fill="{DISC_FILL[owner]}" stroke="{DISC_STROKE[owner]}" '
+            f'stroke-width="2"/>'
+            + d.text(cx, cy + 9, str(number), 25, DISC_TEXT[owner], bold=True, anchor="middle")
+            + "</g>"
+        )
+        if cell.name in captured:
+            out.append(
+                f'<circle class="last-move captured" data-cell="{cell.name}" '
+                f'cx="{d.fmt(cx)}" cy="{d.fmt(cy)}" r="{d.fmt(radius + 5)}" fill="none" '
+                f'stroke="{LAST_STROKE}" stroke-width="3" stroke-dasharray="6 4"/>'
+            )
+    if placed is not None and placed in geo.by_name:
+        cell = geo.cells[geo.by_name[placed]]
+        out.append(
+            f'<path class="last-move placed" data-cell="{placed}" '
+            f'd="{d.polygon_d(corners(cell))}" fill="none" stroke="{LAST_STROKE}" '
+            f'stroke-width="5" stroke-linejoin="round"/>'
+        )
+    # A fish past the end of each stripe, in the colour of the seat that wins it (grey: tied).
+    exit_ = rise / 3 * 2 / math.sqrt(3)
+    shoals: dict[int | None, list[str]] = {}
+    for stripe, (ys, bs) in zip(geo.stripes, state.stripe_sums(), strict=True):
+        dx, dy = _STRIPE_DIRECTION[stripe.direction]
+        end = max((geo.cells[i] for i in stripe.cells), key=lambda c: (c.row * dy, c.half_col * dx))
+        cx, cy = centre(end)
+        winner = 0 if ys > bs else 1 if bs > ys else None
+        shoals.setdefault(winner, []).append(
+            _mail_fish(cx + dx * (exit_ + 22), cy + dy * (exit_ + 22))
+        )
+    for winner, shapes in shoals.items():
+        fill = "none" if winner is None else DISC_FILL[winner]
+        stroke = "#9a9a9a" if winner is None else DISC_STROKE[winner]
+        out.append(
+            f'<path class="fish" d="{" ".join(shapes)}" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="1.8" stroke-linejoin="round"/>'
+        )
+    out.append("</svg>")
+    return "".join(out)

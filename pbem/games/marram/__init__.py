@@ -66,6 +66,17 @@ class MarramGame:
 
         return render.render_text(state.view(seat), names)
 
+    def render_mail_svg(
+        self,
+        state: base.State,
+        seat: int | None = None,
+        names: Sequence[str] | None = None,
+        last_turn: bool = True,
+    ) -> str:
+        from pbem.games.marram import render
+
+        return render.render_mail_svg(state.view(seat), names, last_turn)
+
     def board_assets(self, state: base.State, seat: int) -> base.JSON:
         """On `seat`'s turn: `previews`, every tile it may lay or flip drawn in each legal
         rotation (keyed "face:tile:rotation"), and `glyphs`, its boot, pitchfork and bet drawn

@@ -1312,3 +1312,354 @@ def render_text(view: Mapping[str, Any], names: Sequence[str] | None = None) -> 
         "^ shovel; G/S claimed quadrant."
     )
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# The mail drawing: the board as a phone shows it in a turn email (pbem.pictures makes the PNG).
+
+M_TILE_MAX = 64.0  # a tile's side in the mail drawing, at most
+M_BOARD_H = 600.0  # the board's height in the mail drawing, at most
+M_AXIS = 20.0  # room for the coordinates above and left of the board
+M_MARGIN = 8.0
+M_LAST = "#e8590c"
+M_GRID = "#a99c7c"
+M_LINE = 0.6  # half the width of the grid's lines
+_ACTIONS_PER_TURN = 2  # rules 4.1; rules.ACTIONS_PER_TURN, not imported so this module needs
+# only the view
+
+
+def _last_turn(view: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """Where the last turn laid or flipped tiles, in order: the actions of the turn under way
+    when the seat to move has acted already, else those of the turn that ended last (its seat's
+    latest actions, at most two)."""
+    history = view.get("history") or []
+    plies = len(history)
+    if not plies:
+        return []
+    actions: dict[int, Mapping[str, Any]] = {}
+    for event in view.get("log") or []:
+        if isinstance(event, Mapping) and event.get("type") in ("place", "flip", "pass"):
+            ply = event.get("ply")
+            if isinstance(ply, int):
+                actions[ply] = event
+    left = view.get("actions_left")
+    under_way = (
+        isinstance(view.get("to_move"), int)
+        and isinstance(left, int)
+        and 0 < left < _ACTIONS_PER_TURN
+        and view.get("outcome") is None
+    )
+    if under_way:
+        assert isinstance(left, int)
+        turn = list(range(plies - (_ACTIONS_PER_TURN - left), plies))
+    else:
+        last = actions.get(plies - 1)
+        seat = last.get("seat") if last else None
+        turn = []
+        for ply in range(plies - 1, max(plies - 1 - _ACTIONS_PER_TURN, -1), -1):
+            event = actions.get(ply)
+            if event is None or event.get("seat") != seat:
+                break
+            turn.insert(0, ply)
+    out = []
+    for ply in turn:
+        event = actions.get(ply)
+        pos = _event_pos(event) if event and event.get("type") != "pass" else None
+        if pos is not None:
+            out.append(pos)
+    return out
+
+
+def _mail_piece(
+    species: str, kind: str, spokes: list[str], ox: float, oy: float, k: float
+) -> tuple[str, str]:
+    """A creature piece in board coordinates: (bucket, path data). Buckets: "run" for two-spoke
+    pieces (butt ends), "end" for rounded ends and heads' necks, "tail", "head", "saddle"."""
+    from pbem.games import drawing as d
+
+    def p(x: float, y: float) -> str:
+        return f"{d.fmt(ox + x * k)} {d.fmt(oy + y * k)}"
+
+    if len(spokes) >= 2:
+        a, b = spokes[0], spokes[1]
+        ax, ay = _spoke_point(a, 0)
+        bx, by = _spoke_point(b, 0)
+        if _DIR[a][0] == -_DIR[b][0] and _DIR[a][1] == -_DIR[b][1]:
+            return "run", f"M{p(ax, ay)} L{p(bx, by)}"
+        return "run", f"M{p(ax, ay)} Q{p(C, C)} {p(bx, by)}"
+    spoke = spokes[0]
+    dx, dy = _DIR[spoke]
+    half = BODY / 2
+    if kind == "tail":
+        px, py = -dy, dx
+        sx, sy = _spoke_point(spoke, 0)
+        tx, ty = _spoke_point(spoke, 42)
+        return "tail", d.polygon_d(
+            [
+                (ox + (sx + px * half) * k, oy + (sy + py * half) * k),
+                (ox + tx * k, oy + ty * k),
+                (ox + (sx - px * half) * k, oy + (sy - py * half) * k),
+            ]
+        )
+    # An end or a head's neck: from just inside the side (the round cap reaches the side) to
+    # short of the centre, so two ends on one tile never look joined.
+    sx, sy = _spoke_point(spoke, half)
+    tx, ty = _spoke_point(spoke, 30 if kind == "head" else 33)
+    return "end", f"M{p(sx, sy)} L{p(tx, ty)}"
+
+
+def render_mail_svg(
+    view: Mapping[str, Any], names: Sequence[str] | None = None, last_turn: bool = True
+) -> str:
+    """The board of `view` for a turn email: the seats' names, boots and scores above; every laid
+    tile with its terrain, creatures, coins, flowers, prey and tokens; the coordinates moves are
+    typed in; and, when `last_turn`, the tiles laid or flipped in the last turn outlined
+    (`class="last-move"`, numbered in order). Drawn to cost little as a PNG: no hand, frontier,
+    tile numbers, textures, hover titles, log or key."""
+    from pbem.games import drawing as d
+
+    width = float(d.MAIL_WIDTH)
+    variant = str(view.get("variant") or "classic")
+    names = _player_names(view, names)
+    seats = len(names)
+    limit = d.name_limit(seats)
+    shown = [n if len(n) <= limit else n[: limit - 1] + "…" for n in names]
+    outcome = view.get("outcome")
+    to_move = view.get("to_move")
+    scores = list(view.get("scores") or [0] * seats)
+    left_game = _dropped(view)
+    winners: set[int] = set()
+    if isinstance(outcome, Mapping):
+        winners = {int(w) for w in outcome.get("winners") or []}
+        status = (
+            "Game over: " + " and ".join(shown[w] for w in sorted(winners)) + " won"
+            if winners
+            else "Game over: no winner"
+        )
+        status_fill = "#212529"
+    elif isinstance(to_move, int):
+        n = int(view.get("actions_left") or 0)
+        status = f"{shown[to_move]} to move, {n} action{'s' if n != 1 else ''}"
+        status_fill = "#212529"
+    else:
+        status, status_fill = "", "#212529"
+    lines = [
+        d.SeatLine(
+            chip=boot_glyph(0, 0, seat, size=24),
+            name=shown[seat] + (" (left)" if seat in left_game else ""),
+            score=str(scores[seat] if seat < len(scores) else 0),
+            to_move=not outcome and seat == to_move,
+            you=view.get("seat") == seat,
+            won=seat in winners,
+        )
+        for seat in range(seats)
+    ]
+    plies = len(view.get("history") or [])
+    band, top = d.header(width, status, status_fill, lines, f"move {plies}")
+
+    board = [t for t in view.get("board") or [] if isinstance(t, Mapping)]
+    laid = {(int(t["x"]), int(t["y"])) for t in board} or {(0, 0)}
+    min_x = min(p[0] for p in laid)
+    max_x = max(p[0] for p in laid)
+    min_y = min(p[1] for p in laid)
+    max_y = max(p[1] for p in laid)
+    cols, rows = max_x - min_x + 1, max_y - min_y + 1
+    room = width - 2 * M_MARGIN - M_AXIS
+    tile = min(M_TILE_MAX, room / cols, M_BOARD_H / rows)
+    k = tile / T
+    x0 = M_MARGIN + M_AXIS + (room - cols * tile) / 2
+    y0 = top + M_AXIS + 4
+    height = y0 + rows * tile + M_MARGIN
+
+    def origin(x: int, y: int) -> tuple[float, float]:
+        return x0 + (x - min_x) * tile, y0 + (max_y - y) * tile
+
+    out = [d.svg_open(width, height, "marram-board")]
+    out.append(f'<rect width="{d.fmt(width)}" height="{d.fmt(height)}" fill="#fbfaf7"/>')
+    out.extend(band)
+    # Coordinates, drawn as strokes in one path (text is dear): every column and row, or every
+    # other when tiles are small.
+    step = 1 if tile >= 26 else 2
+    labels = [
+        d.number_path(x, x0 + (x - min_x + 0.5) * tile, y0 - 10, 10)
+        for x in range(min_x, max_x + 1, step)
+    ] + [
+        d.number_path(y, x0 - 6, y0 + (max_y - y + 0.5) * tile, 10, anchor="end")
+        for y in range(max_y, min_y - 1, -step)
+    ]
+    out.append(
+        f'<path class="axes" d="{" ".join(labels)}" fill="none" stroke="#6c757d" '
+        f'stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round"/>'
+    )
+
+    sand: list[str] = []
+    grass: list[str] = []
+    frames: list[str] = []
+    runs: dict[str, list[str]] = {}
+    ends: dict[str, list[str]] = {}
+    tails: dict[str, list[str]] = {}
+    heads: dict[str, list[str]] = {}
+    saddles: list[str] = []
+    coins: dict[str, list[str]] = {"gold": [], "silver": []}
+    flowers: list[str] = []
+    prey: dict[str, list[str]] = {"fly": [], "frog": []}
+    tokens: list[str] = []
+    dot = max(2.2, 5.5 * k)
+    for t in board:
+        x, y = int(t["x"]), int(t["y"])
+        ox, oy = origin(x, y)
+        rotation = int(t.get("rotation") or 0)
+        f = _face(_tile_desc(view, t.get("tile")), str(t.get("face") or "front"))
+        gone = {str(s) for s in t.get("removed") or []}
+        # The grid shows as the frame colour under terrain inset by a line's width.
+        frames.append(d.rect_d(ox, oy, tile, tile))
+        sand.append(d.rect_d(ox + M_LINE, oy + M_LINE, tile - 2 * M_LINE, tile - 2 * M_LINE))
+        q = str(f.get("q", "gggg"))
+        for i, quad in enumerate(QUADS):
+            if (q[i] if i < len(q) else "g") == "g":
+                qx, qy = _QRECT[rotate_quad(quad, rotation)]
+                gx0 = max(ox + qx * k, ox + M_LINE)
+                gy0 = max(oy + qy * k, oy + M_LINE)
+                gx1 = min(ox + (qx + C) * k, ox + tile - M_LINE)
+                gy1 = min(oy + (qy + C) * k, oy + tile - M_LINE)
+                grass.append(d.rect_d(gx0, gy0, gx1 - gx0, gy1 - gy0))
+        carried: set[str] = set()
+        for text in f.get("pieces", []):
+            species, kind, spokes = _parse_piece(text)
+            board_spokes = sorted((rotate_spoke(s, rotation) for s in spokes), key=SPOKES.index)
+            if species not in SPECIES or not board_spokes or any(s in gone for s in board_spokes):
+                continue
+            carried.update(board_spokes)
+            bucket, path = _mail_piece(species, kind, board_spokes, ox, oy, k)
+            {"run": runs, "end": ends, "tail": tails}[bucket].setdefault(species, []).append(path)
+            if kind == "head":
+                hx, hy = _spoke_point(board_spokes[0], 32)
+                heads.setdefault(species, []).append(d.circle_d(ox + hx * k, oy + hy * k, 11 * k))
+            if kind == "saddle" and len(board_spokes) >= 2:
+                _, (mx, my), (tx, ty) = _path_for(board_spokes[:2])
+                length = math.hypot(tx, ty) or 1.0
+                ux, uy = tx / length, ty / length
+                a, b = 7.0, BODY / 2 + 3
+                saddles.append(
+                    d.polygon_d(
+                        [
+                            (ox + (mx + ux * a + uy * b) * k, oy + (my + uy * a - ux * b) * k),
+                            (ox + (mx + ux * a - uy * b) * k, oy + (my + uy * a + ux * b) * k),
+                            (ox + (mx - ux * a - uy * b) * k, oy + (my - uy * a + ux * b) * k),
+                            (ox + (mx - ux * a + uy * b) * k, oy + (my - uy * a - ux * b) * k),
+                        ]
+                    )
+                )
+        per_quad: dict[str, list[str]] = {quad: [] for quad in QUADS}
+        for entry in f.get("coins", []):
+            if entry[0] in QUADS:
+                per_quad[rotate_quad(entry[0], rotation)].append(str(entry[1]))
+        for quad in f.get("flowers", []):
+            if quad in QUADS:
+                per_quad[rotate_quad(quad, rotation)].append("flower")
+        for quad, items in per_quad.items():
+            items.sort(key=lambda item: {"gold": 0, "silver": 1}.get(item, 2))
+            for (cx, cy), item in zip(_deco_slots(quad), items, strict=False):
+                shape = d.dot_d(ox + cx * k, oy + cy * k, dot)
+                (flowers if item == "flower" else coins.setdefault(item, [])).append(shape)
+        if variant == "animals":
+            for entry in f.get("prey", []):
+                spoke = rotate_spoke(str(entry[0]), rotation)
+                if spoke in carried and str(entry[1]) in prey:
+                    px, py = _spoke_point(spoke, 13)
+                    prey[str(entry[1])].append(d.dot_d(ox + px * k, oy + py * k, dot + 0.8))
+        claims: dict[str, int] = {}
+        for token in t.get("tokens") or []:
+            if not isinstance(token, Mapping):
+                continue
+            kind, loc = str(token.get("kind")), str(token.get("loc"))
+            seat = int(token.get("seat", 0))
+            if kind not in _TOKEN_GLYPH or (loc not in _DIR and loc not in _CORNER):
+                continue
+            index = claims.get(loc, 0)
+            claims[loc] = index + 1
+            if kind == "bet" and loc in _DIR:
+                tx, ty = _bet_point(loc, index)
+            else:
+                tx, ty = _token_point(loc, index)
+            tx, ty = ox + tx * k, oy + ty * k
+            if kind == "bet":
+                glyph = bet_mark(tx, ty, seat, max(12.0, 16.0 * k * 1.2))
+            elif kind == "fork":
+                glyph = fork_glyph(tx, ty, seat, max(13.0, 22.0 * k * 1.2))
+            else:
+                glyph = boot_glyph(tx, ty, seat, max(13.0, 22.0 * k * 1.2))
+            tokens.append(glyph)
+
+    out.append(f'<path class="frames" d="{" ".join(frames)}" fill="{M_GRID}"/>')
+    out.append(f'<path class="tiles" d="{" ".join(sand)}" fill="{TERRAIN["s"]}"/>')
+    if grass:
+        out.append(f'<path class="grass" d="{" ".join(grass)}" fill="{TERRAIN["g"]}"/>')
+    for species in SPECIES:
+        body, edge, _ = SPECIES[species]
+        outline = (BODY + 3) * k
+        inner = BODY * k
+        strokes = [(runs.get(species), "butt"), (ends.get(species), "round")]
+        for shapes, cap in strokes:
+            if shapes:
+                out.append(
+                    f'<path d="{" ".join(shapes)}" fill="none" stroke="{edge}" '
+                    f'stroke-width="{d.fmt(outline)}" stroke-linecap="{cap}"/>'
+                )
+        for shapes, cap in strokes:
+            if shapes:
+                out.append(
+                    f'<path class="creature {species}" d="{" ".join(shapes)}" '
+                    f'fill="none" stroke="{body}" stroke-width="{d.fmt(inner)}" '
+                    f'stroke-linecap="{cap}"/>'
+                )
+        for shapes in (tails.get(species), heads.get(species)):
+            if shapes:
+                out.append(
+                    f'<path d="{" ".join(shapes)}" fill="{body}" stroke="{edge}" '
+                    f'stroke-width="{d.fmt(max(1.0, 1.5 * k))}" stroke-linejoin="round"/>'
+                )
+    if saddles:
+        out.append(f'<path d="{" ".join(saddles)}" fill="#a8566a" stroke="#6e4034"/>')
+    # Dots without outlines (an outline would double their cost), dark enough to show on both
+    # terrains.
+    looks = (
+        (coins.get("gold"), "#e0a400", "gold"),
+        (coins.get("silver"), "#868e96", "silver"),
+        (flowers, "#d6336c", "flowers"),
+        (prey["fly"], "#212529", "flies"),
+        (prey["frog"], "#1b6e2e", "frogs"),
+    )
+    for shapes, fill, css in looks:
+        if shapes:
+            out.append(f'<path class="{css}" d="{" ".join(shapes)}" fill="{fill}"/>')
+    out.extend(tokens)
+    if last_turn:
+        for number, (x, y) in enumerate(_last_turn(view), 1):
+            if (x, y) not in laid:
+                continue
+            ox, oy = origin(x, y)
+            out.append(
+                f'<rect class="last-move" data-pos="{x},{y}" x="{d.fmt(ox + 1.5)}" '
+                f'y="{d.fmt(oy + 1.5)}" width="{d.fmt(tile - 3)}" height="{d.fmt(tile - 3)}" '
+                f'fill="none" stroke="{M_LAST}" stroke-width="3"/>'
+                f'<circle cx="{d.fmt(ox + 9)}" cy="{d.fmt(oy + 9)}" r="8" fill="{M_LAST}"/>'
+                f'<path d="{d.number_path(number, ox + 9, oy + 9, 10)}" fill="none" '
+                f'stroke="#ffffff" stroke-width="1.8" stroke-linecap="round" '
+                f'stroke-linejoin="round"/>'
+            )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def bet_mark(x: float, y: float, seat: int, size: float = 16.0) -> str:
+    """A betting chip for the mail drawing: the page's chip without its "$" (text is dear)."""
+    s = size / 16.0
+    return (
+        f'<g class="token token-bet seat-{seat}" data-seat="{seat}" '
+        f'transform="translate({_f(x)} {_f(y)}) scale({_f(s)})">'
+        f'<circle r="7.5" fill="{_seat_colour(seat)}" stroke="{_seat_outline(seat)}" '
+        f'stroke-width="1.4"/>'
+        f'<circle r="4.4" fill="none" stroke="{_seat_outline(seat)}" stroke-width="1.8" '
+        f'stroke-dasharray="2.2 1.9"/></g>'
+    )

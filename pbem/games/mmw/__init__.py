@@ -49,6 +49,15 @@ class MMWGame:
     ) -> str:
         return render.render_text(_own(state), seat, names)
 
+    def render_mail_svg(
+        self,
+        state: State,
+        seat: int | None = None,
+        names: Sequence[str] | None = None,
+        last_turn: bool = True,
+    ) -> str:
+        return render.render_mail_svg(_own(state), seat, names, last_turn)
+
     def board_assets(self, state: State, seat: int) -> JSON:
         """The board needs no drawings beyond the SVG."""
         _own(state)

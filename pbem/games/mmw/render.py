@@ -301,3 +301,185 @@ def render_text(
         lines.append(f"last move: {history[-1]}")
     lines.append("stacks read bottom to top; ' marks a pyramid resting (not touching the board)")
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# The mail drawing: the board as a phone shows it in a turn email (pbem.pictures makes the PNG).
+
+M_CELL = 112.0  # a square, wide and high
+M_LEFT = 24.0  # room for the rank numbers
+M_FOOT = 26.0  # room for the file letters
+M_GROUND = 14.0
+M_BASE = {1: 34.0, 2: 54.0, 3: 74.0}
+M_LEVEL = 27.0  # height of one pyramid in a stack of up to three; taller stacks squeeze
+M_LIGHT = "#eadbbd"
+M_DARK = "#d3bb90"
+M_FROM = "#f6e3a1"
+M_TO = "#f7cf3f"
+M_LAST = "#8a5a00"
+M_INK = "#4a3a22"
+M_PALE = {"red": "#f4c7c3", "blue": "#c6d6f2"}  # resting pyramids: pale, not hatched (cheaper)
+
+
+def _mail_place(index: int, seat: int | None, top: float) -> tuple[float, float]:
+    """Top-left corner of a square in the mail drawing (seat 1 sees the board turned round)."""
+    f, r = divmod(index, SIZE)
+    col, row = (SIZE - 1 - f, r) if seat == 1 else (f, SIZE - 1 - r)
+    return M_LEFT + col * M_CELL, top + row * M_CELL
+
+
+def _mail_chip(seat: int) -> str:
+    colour = COLOURS[seat]
+    return (
+        f'<path d="M-12 9 L12 9 L0 -11 Z" fill="{FILL[colour]}" stroke="{DARK[colour]}" '
+        f'stroke-width="1.5" stroke-linejoin="round"/>'
+    )
+
+
+def render_mail_svg(
+    state: MMWState,
+    seat: int | None = None,
+    names: Sequence[str] | None = None,
+    last_turn: bool = True,
+) -> str:
+    """The board for a turn email, from `seat`'s side: the players' names and colours with
+    pyramids left, every stack, and the last move (both squares tinted, an arrow between them,
+    `class="last-move"`) when `last_turn`. Drawn to cost little as a PNG (see pbem.games.drawing):
+    no square names, hover titles or legend."""
+    from pbem.games import drawing as d
+
+    width = float(d.MAIL_WIDTH)
+    history = state.history
+    last = history[-1] if history and last_turn else None
+    outcome = state.outcome
+    limit = d.name_limit(2)
+    who = [d.seat_name(names, s, COLOURS[s].capitalize(), limit) for s in range(2)]
+    if outcome is None:
+        assert state.to_move is not None
+        status, status_fill = f"{who[state.to_move]} to move", FILL[COLOURS[state.to_move]]
+    elif outcome.winners:
+        status, status_fill = f"{who[outcome.winners[0]]} wins", FILL[COLOURS[outcome.winners[0]]]
+    elif outcome.reason == "both-stuck":
+        status, status_fill = "Game over: both lose", d.INK
+    else:
+        status, status_fill = "Game over: drawn", d.INK
+    scores = state.scores()
+    seats = [
+        d.SeatLine(
+            chip=_mail_chip(s),
+            name=who[s],
+            score=f"{scores[s]} left",
+            to_move=outcome is None and state.to_move == s,
+            you=seat == s,
+            won=outcome is not None and s in outcome.winners,
+        )
+        for s in range(2)
+    ]
+    band, top = d.header(width, status, status_fill, seats, f"move {len(history)}")
+    board_h = SIZE * M_CELL
+    height = top + board_h + M_FOOT
+    out = [d.svg_open(width, height, "mmw-board")]
+    out.append(f'<rect width="{d.fmt(width)}" height="{d.fmt(height)}" fill="#f4ecdc"/>')
+    out.extend(band)
+    # Squares: the light colour under the whole board, the dark squares as one path.
+    out.append(
+        f'<rect x="{d.fmt(M_LEFT)}" y="{d.fmt(top)}" width="{d.fmt(SIZE * M_CELL)}" '
+        f'height="{d.fmt(board_h)}" fill="{M_LIGHT}" stroke="#8d7350" stroke-width="1.5"/>'
+    )
+    dark = []
+    for index in range(SIZE * SIZE):
+        f, r = divmod(index, SIZE)
+        if (f + r) % 2 == 0:
+            x, y = _mail_place(index, seat, top)
+            dark.append(d.rect_d(x, y, M_CELL, M_CELL))
+    out.append(f'<path d="{" ".join(dark)}" fill="{M_DARK}"/>')
+    if last:
+        frm, to = last.split("-")
+        ends = []
+        for name, fill, kind in ((frm, M_FROM, "from"), (to, M_TO, "to")):
+            x, y = _mail_place(SQUARE_INDEX[name], seat, top)
+            out.append(
+                f'<rect class="last-move" data-square="{name}" data-last="{kind}" '
+                f'x="{d.fmt(x)}" y="{d.fmt(y)}" width="{d.fmt(M_CELL)}" '
+                f'height="{d.fmt(M_CELL)}" fill="{fill}" stroke="{M_LAST}" stroke-width="3"/>'
+            )
+            ends.append((x + M_CELL / 2, y + M_CELL / 2))
+        (fx, fy), (tx, ty) = ends
+        # The arrow stops short of the destination's centre, so its head shows above the stack.
+        dx, dy = tx - fx, ty - fy
+        length = max((dx * dx + dy * dy) ** 0.5, 1.0)
+        ux, uy = dx / length, dy / length
+        hx, hy = tx - ux * 30, ty - uy * 30
+        bx, by = hx - ux * 18, hy - uy * 18
+        head = [(hx, hy), (bx - uy * 11, by + ux * 11), (bx + uy * 11, by - ux * 11)]
+        out.append(
+            f'<path class="last-move arrow" d="M{d.fmt(fx)} {d.fmt(fy)} L{d.fmt(bx)} {d.fmt(by)}" '
+            f'stroke="{M_LAST}" stroke-opacity="0.7" stroke-width="6" stroke-linecap="round"/>'
+            f'<path d="{d.polygon_d(head)}" '
+            f'fill="{M_LAST}" fill-opacity="0.8"/>'
+        )
+    # Stacks, bottom first; one path per look keeps the element count low.
+    ground: list[str] = []
+    looks: dict[tuple[str, bool], list[str]] = {}
+    tops: list[str] = []
+    light_digits: list[tuple[int, float, float, float]] = []
+    dark_digits: list[tuple[int, float, float, float]] = []
+    stacks = state.stacks()
+    for name in SQUARE_NAMES:
+        x, y = _mail_place(SQUARE_INDEX[name], seat, top)
+        floor = y + M_CELL - M_GROUND
+        cx = x + M_CELL / 2
+        ground.append(f"M{d.fmt(x + 12)} {d.fmt(floor)}H{d.fmt(x + M_CELL - 12)}")
+        pyramids = stacks[name]
+        if not pyramids:
+            continue
+        level = min(M_LEVEL, (M_CELL - M_GROUND - 8) / len(pyramids))
+        for i, p in enumerate(pyramids):
+            bottom = floor - i * level
+            peak = bottom - max(level, 12.0) + 1
+            half = M_BASE[p.size] / 2
+            shape = d.polygon_d([(cx - half, bottom), (cx + half, bottom), (cx, peak)])
+            looks.setdefault((p.colour, p.touching), []).append(shape)
+            if i == len(pyramids) - 1:
+                tops.append(shape)
+            if level >= 12 or i == len(pyramids) - 1:
+                size = min(12.0, max(level, 12.0) * 0.55)
+                mark = (p.size, cx, bottom - 2 - size / 2, size)
+                (light_digits if p.touching else dark_digits).append(mark)
+    out.append(
+        f'<path d="{" ".join(ground)}" stroke="#6b4f2a" stroke-width="2.5" stroke-linecap="round"/>'
+    )
+    for (colour, touching), shapes in sorted(looks.items()):
+        paint = FILL[colour] if touching else M_PALE[colour]
+        edge = DARK[colour] if touching else FILL[colour]
+        out.append(
+            f'<path class="pyramids {colour} {"touching" if touching else "resting"}" '
+            f'd="{" ".join(shapes)}" fill="{paint}" stroke="{edge}" stroke-width="1.5" '
+            f'stroke-linejoin="round"/>'
+        )
+    if tops:
+        out.append(
+            f'<path class="top" d="{" ".join(tops)}" fill="none" stroke="#ffb300" '
+            f'stroke-width="3" stroke-linejoin="round"/>'
+        )
+    if dark_digits:
+        path = d.digits_path(dark_digits)
+        out.append(
+            f'<path d="{path}" fill="none" stroke="#fffaf0" stroke-width="4.5" '
+            f'stroke-linecap="round" stroke-linejoin="round"/>'
+            f'<path d="{path}" fill="none" stroke="#3b1010" stroke-width="2" '
+            f'stroke-linecap="round" stroke-linejoin="round"/>'
+        )
+    if light_digits:
+        out.append(
+            f'<path d="{d.digits_path(light_digits)}" fill="none" stroke="#ffffff" '
+            f'stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>'
+        )
+    # File letters under the board, rank numbers on its left (from the reader's side).
+    for i in range(SIZE):
+        x, _ = _mail_place(square_index(i, 0), seat, top)
+        out.append(d.text(x + M_CELL / 2, top + board_h + 20, FILES[i], 17, M_INK, anchor="middle"))
+        _, y = _mail_place(square_index(0, i), seat, top)
+        out.append(d.text(M_LEFT / 2, y + M_CELL / 2 + 6, str(i + 1), 17, M_INK, anchor="middle"))
+    out.append("</svg>")
+    return "".join(out)

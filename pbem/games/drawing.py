@@ -1,0 +1,253 @@
+"""Shared pieces of the mail drawings (`render_mail_svg` of each engine): the header band with the
+status line and the seats, digits drawn as strokes, and path data for many shapes at once.
+
+A mail drawing is turned into a PNG of about 600 pixels wide for a phone, and must cost little to
+rasterise (see bench/pictures.py). What costs is text (every glyph is a filled outline, and each
+text element has a fixed price) and the number of elements, so these drawings:
+
+- draw numbers 1 to 9 as stroked paths (`digits_path`) rather than text;
+- put many shapes of one style into one `<path>` (`circle_d`, `rect_d`, `polygon_d`);
+- keep text to a handful of elements: the status line, one per seat, board labels.
+
+Everything is plain SVG 1.1 that any renderer draws the same: no CSS, no `paint-order`, no
+eight-digit colours, no markers. Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from html import escape
+
+from pbem.games.base import display_name
+
+__all__ = [
+    "FONT",
+    "MAIL_WIDTH",
+    "SeatLine",
+    "circle_d",
+    "columns",
+    "digits_path",
+    "dot_d",
+    "fmt",
+    "header",
+    "name_limit",
+    "number_path",
+    "polygon_d",
+    "rect_d",
+    "seat_name",
+    "svg_open",
+    "text",
+]
+
+MAIL_WIDTH = 600  # the drawings' user units across: one unit is one pixel of the picture
+FONT = "DejaVu Sans, Verdana, sans-serif"
+NAME_LIMIT = 16  # longest name in the header, in characters
+INK = "#212529"
+MUTED = "#6c757d"
+
+# Digits (and the minus sign, -1) as strokes in a box 10 wide and 14 high centred on the origin
+# (y down).
+_DIGITS: dict[int, str] = {
+    -1: "M-3.6 0.6 L3.6 0.6",
+    0: "M0 -7 C-6.4 -7 -6.4 7 0 7 C6.4 7 6.4 -7 0 -7 Z",
+    1: "M-2.6 -4.2 L1.2 -7 L1.2 7",
+    2: "M-4.4 -3.6 C-4.4 -8.6 4.4 -8.6 4.4 -3.6 C4.4 0.4 -4.6 2.6 -4.6 7 L4.8 7",
+    3: "M-4.4 -5.2 C-2.2 -8.6 4.4 -7.8 4.4 -3.6 C4.4 -0.9 1.8 -0.3 -0.8 -0.3 "
+    "C2.6 -0.3 4.8 1.3 4.8 3.6 C4.8 8.3 -2.6 8.4 -4.8 5.2",
+    4: "M2.2 7 L2.2 -7 L-4.8 3.2 L5 3.2",
+    5: "M4.2 -7 L-3.4 -7 L-4 -0.6 C0.4 -3 4.8 -1.4 4.8 2.6 C4.8 8 -2.6 8.4 -4.8 5.2",
+    6: "M3.6 -6.6 C-2 -8.6 -4.8 -3.4 -4.8 1.6 C-4.8 8.6 4.8 8.6 4.8 2.6 C4.8 -2.4 -3.6 -2.6 -4.8 2",
+    7: "M-4.6 -7 L4.8 -7 L-1 7",
+    8: "M0 -0.4 C-5.6 -1.4 -5.6 -7 0 -7 C5.6 -7 5.6 -1.4 0 -0.4 C-6.2 0.6 -6.2 7 0 7 "
+    "C6.2 7 6.2 0.6 0 -0.4 Z",
+    9: "M-3.6 6.6 C2 8.6 4.8 3.4 4.8 -1.6 C4.8 -8.6 -4.8 -8.6 -4.8 -2.6 C-4.8 2.4 3.6 2.6 4.8 -2",
+}
+_DIGIT_COMMANDS: dict[int, list[tuple[str, list[float]]]] = {}
+
+
+def fmt(v: float) -> str:
+    """A compact number for SVG attributes (a tenth of a unit is a tenth of a pixel)."""
+    text = f"{v:.1f}"
+    if text.endswith(".0"):
+        text = text[:-2]
+    return "0" if text == "-0" else text
+
+
+def _commands(digit: int) -> list[tuple[str, list[float]]]:
+    if digit not in _DIGIT_COMMANDS:
+        out: list[tuple[str, list[float]]] = []
+        for token in _DIGITS[digit].split():
+            if token[0].isalpha():
+                out.append((token[0], []))
+                token = token[1:]
+            if token:
+                out[-1][1].append(float(token))
+        _DIGIT_COMMANDS[digit] = out
+    return _DIGIT_COMMANDS[digit]
+
+
+def digits_path(digits: Iterable[tuple[int, float, float, float]]) -> str:
+    """Path data for digits (value 0 to 9 or -1 for a minus sign, centre x, centre y, height):
+    stroke it, no fill, about a seventh of the height wide, with round caps and joins."""
+    parts: list[str] = []
+    for value, cx, cy, height in digits:
+        if value not in _DIGITS:
+            continue
+        s = height / 14
+        for command, numbers in _commands(value):
+            coords = [fmt((n * s) + (cx if i % 2 == 0 else cy)) for i, n in enumerate(numbers)]
+            parts.append(command + " ".join(coords))
+    return " ".join(parts)
+
+
+def number_path(value: int, x: float, y: float, height: float, anchor: str = "middle") -> str:
+    """Path data for a whole number written with `digits_path`, its middle (or its "end") at
+    (x, y)."""
+    chars = [-1] * (value < 0) + [int(c) for c in str(abs(value))]
+    advance = height * 0.82
+    span = advance * (len(chars) - 1)
+    first = x - span / 2 if anchor == "middle" else x - span - advance / 2
+    return digits_path((c, first + i * advance, y, height) for i, c in enumerate(chars))
+
+
+def dot_d(cx: float, cy: float, r: float) -> str:
+    """Path data for a small round dot as an octagon: at a few pixels it looks the same as a
+    circle and costs less to draw."""
+    a, b = r * 0.924, r * 0.383
+    return polygon_d(
+        [
+            (cx + a, cy + b),
+            (cx + b, cy + a),
+            (cx - b, cy + a),
+            (cx - a, cy + b),
+            (cx - a, cy - b),
+            (cx - b, cy - a),
+            (cx + b, cy - a),
+            (cx + a, cy - b),
+        ]
+    )
+
+
+def circle_d(cx: float, cy: float, r: float) -> str:
+    """Path data for a circle, to put many circles of one style into one path."""
+    return (
+        f"M{fmt(cx - r)} {fmt(cy)} a{fmt(r)} {fmt(r)} 0 1 0 {fmt(2 * r)} 0 "
+        f"a{fmt(r)} {fmt(r)} 0 1 0 {fmt(-2 * r)} 0Z"
+    )
+
+
+def rect_d(x: float, y: float, w: float, h: float) -> str:
+    """Path data for an axis-aligned rectangle."""
+    return f"M{fmt(x)} {fmt(y)}h{fmt(w)}v{fmt(h)}h{fmt(-w)}Z"
+
+
+def polygon_d(points: Iterable[tuple[float, float]]) -> str:
+    """Path data for a closed polygon."""
+    return "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in points) + "Z"
+
+
+def text(
+    x: float,
+    y: float,
+    words: str,
+    size: float,
+    fill: str = INK,
+    *,
+    bold: bool = False,
+    anchor: str = "start",
+    extra: str = "",
+) -> str:
+    """One `<text>` element; `words` are escaped here."""
+    weight = ' font-weight="bold"' if bold else ""
+    align = "" if anchor == "start" else f' text-anchor="{anchor}"'
+    return (
+        f'<text x="{fmt(x)}" y="{fmt(y)}" font-size="{fmt(size)}" fill="{fill}"{weight}{align}'
+        f"{extra}>{escape(words, quote=True)}</text>"
+    )
+
+
+def seat_name(
+    names: Sequence[str] | None, seat: int, fallback: str, limit: int = NAME_LIMIT
+) -> str:
+    """The name a mail drawing shows for `seat`: printable, shortened, else `fallback`."""
+    name = display_name(names, seat, limit)
+    return name if name else fallback
+
+
+def svg_open(width: float, height: float, css_class: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {fmt(width)} {fmt(height)}" '
+        f'width="{fmt(width)}" height="{fmt(height)}" class="{css_class} mail" '
+        f'font-family="{FONT}">'
+    )
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat in the header band: its chip (SVG drawn with its centre at the origin), name and
+    score words, and whether it moves next, is the reader or has won."""
+
+    chip: str
+    name: str
+    score: str
+    to_move: bool = False
+    you: bool = False
+    won: bool = False
+
+
+HEADER_STATUS = 34.0  # height of the status line
+SEAT_ROW = 34.0  # height of one row of seats
+
+
+def columns(seats: int) -> int:
+    """Seats per row in the header: one up to two seats, else two (names then get shorter)."""
+    return 1 if seats <= 2 else 2
+
+
+def name_limit(seats: int) -> int:
+    """The longest name the header shows for a game of `seats` players, in characters."""
+    return NAME_LIMIT if columns(seats) == 1 else 12
+
+
+def header(
+    width: float, status: str, status_fill: str, seats: Sequence[SeatLine], note: str = ""
+) -> tuple[list[str], float]:
+    """The band above the board: a status line ("alice to move"), an optional note on its right
+    ("move 12"), and the seats, each with its chip, name and score (one to a row for two players,
+    two to a row for more). Returns the elements and the band's height."""
+    per_row = columns(len(seats))
+    rows = (len(seats) + per_row - 1) // per_row
+    height = HEADER_STATUS + SEAT_ROW * rows + 8
+    out = [
+        f'<rect class="header" x="0" y="0" width="{fmt(width)}" height="{fmt(height)}" '
+        f'fill="#eef0f2"/>',
+        text(12, 26, status, 21, status_fill, bold=True, extra=' class="status"'),
+    ]
+    if note:
+        out.append(text(width - 12, 26, note, 16, MUTED, anchor="end"))
+    column = width / per_row
+    size = 19 if per_row == 1 else 18
+    for i, seat in enumerate(seats):
+        x0 = (i % per_row) * column
+        top = HEADER_STATUS + (i // per_row) * SEAT_ROW
+        if seat.to_move:
+            out.append(
+                f'<rect class="to-move" x="{fmt(x0 + 5)}" y="{fmt(top + 1)}" '
+                f'width="{fmt(column - 10)}" height="{fmt(SEAT_ROW - 2)}" fill="#fff3bf" '
+                f'stroke="#f59f00" stroke-width="2"/>'
+            )
+        out.append(
+            f'<g class="seat" data-seat="{i}" transform="translate({fmt(x0 + 26)} '
+            f'{fmt(top + SEAT_ROW / 2)})">{seat.chip}</g>'
+        )
+        # The name gives way to "(you)" and the star, so the row never runs into the score.
+        suffix = (" (you)" if seat.you else "") + (" ★" if seat.won else "")
+        room = (2 * NAME_LIMIT if per_row == 1 else 16) - len(suffix)
+        name = seat.name if len(seat.name) <= room else seat.name[: room - 1].rstrip() + "…"
+        label = name + suffix
+        out.append(
+            text(x0 + 46, top + 24, label, size, INK, bold=seat.to_move, extra=' class="name"')
+        )
+        out.append(text(x0 + column - 14, top + 24, seat.score, size, INK, bold=True, anchor="end"))
+    return out, height

@@ -1,0 +1,176 @@
+"""Each engine's mail drawing (`render_mail_svg`): well-formed, 600 units wide, from the reader's
+side, with the last turn marked. The PNG and its cost are pbem.pictures' and bench/'s business."""
+
+from __future__ import annotations
+
+import random
+import re
+import xml.etree.ElementTree as ET
+from functools import cache
+
+import pytest
+
+from pbem import games
+from pbem.games import drawing
+from pbem.games.base import State
+from pbem.games.marram import render as marram_render
+from pbem.games.marram.rules import MarramState
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@cache
+def _played(name: str, players: int, seed: int) -> list[State]:
+    game = games.get(name)
+    rng = random.Random(seed)
+    state = game.new(players, seed=seed)
+    states = [state]
+    while state.outcome is None:
+        state = state.play(rng.choice(state.legal_moves()))
+        states.append(state)
+    return states
+
+
+def _marked(svg: str) -> list[ET.Element]:
+    return [el for el in ET.fromstring(svg).iter() if "last-move" in el.get("class", "").split()]
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [("gorami", 2), ("mmw", 2), ("marram", 2), ("marram", 4)]
+)
+def test_the_mail_drawing_is_an_svg_600_wide_for_every_position(name: str, players: int) -> None:
+    game = games.get(name)
+    assert isinstance(game, games.Game)
+    for state in _played(name, players, 1)[::5]:
+        for seat in (None, *range(players)):
+            svg = game.render_mail_svg(state, seat, ["a", "b", "c", "d"][:players])
+            root = ET.fromstring(svg)
+            assert root.get("width") == "600"
+            assert root.get("viewBox", "").startswith("0 0 600 ")
+            assert "mail" in root.get("class", "")
+            # No page extras: hover titles, scripts, hit areas.
+            assert root.find(f".//{SVG}title") is None
+            assert "<script" not in svg and "transparent" not in svg
+
+
+def test_gorami_marks_the_placed_cell_and_rings_the_turned_discs() -> None:
+    game = games.get("gorami")
+    found = False
+    for state in _played("gorami", 2, 3)[1:]:
+        captured = state.captured()  # type: ignore[attr-defined]
+        svg = game.render_mail_svg(state, 0, None)
+        marks = {(el.get("class"), el.get("data-cell")) for el in _marked(svg)}
+        assert ("last-move placed", state.history[-1][1:]) in marks
+        assert {cell for kind, cell in marks if kind == "last-move captured"} == set(captured)
+        found = found or bool(captured)
+    assert found, "no game position turned a disc"
+
+
+def test_gorami_names_the_seat_that_moves_and_the_fish() -> None:
+    state = _played("gorami", 2, 3)[6]
+    svg = games.get("gorami").render_mail_svg(state, 1, ["ann", "bob"])
+    texts = ["".join(el.itertext()) for el in ET.fromstring(svg).iter(f"{SVG}text")]
+    mover = ["ann", "bob"][state.to_move or 0]
+    assert f"{mover} to move" in texts
+    assert "bob (you)" in texts
+    fish = state.scores()
+    assert f"{fish[0]} fish" in texts and f"{fish[1]} fish" in texts
+
+
+def test_mmw_turns_the_board_for_seat_one_and_marks_both_squares() -> None:
+    game = games.get("mmw")
+    state = _played("mmw", 2, 2)[9]
+    frm, to = state.history[-1].split("-")
+    for seat in (0, 1):
+        svg = game.render_mail_svg(state, seat, ["ann", "bob"])
+        root = ET.fromstring(svg)
+        marks = {
+            el.get("data-square"): el.get("data-last")
+            for el in _marked(svg)
+            if el.get("data-square")
+        }
+        assert marks == {frm: "from", to: "to"}
+        assert any("arrow" in el.get("class", "") for el in _marked(svg))
+        files = {
+            "".join(el.itertext()): float(el.get("x", "0"))
+            for el in root.iter(f"{SVG}text")
+            if "".join(el.itertext()) in ("a", "e")
+        }
+        assert (files["a"] < files["e"]) == (seat == 0)
+    assert "last-move" not in game.render_mail_svg(state, 0, None, last_turn=False)
+
+
+def _marram_turns(players: int, seed: int) -> list[MarramState]:
+    return [s for s in _played("marram", players, seed) if isinstance(s, MarramState)]
+
+
+def _actions(state: MarramState) -> dict[int, dict[str, object]]:
+    return {
+        int(e["ply"]): e
+        for e in state.view(None)["log"]
+        if e.get("type") in ("place", "flip", "pass")
+    }
+
+
+def test_marram_marks_the_tiles_of_the_last_turn_in_order() -> None:
+    checked = 0
+    for state in _marram_turns(4, 5)[1:]:
+        if state.mid_turn or state.outcome is not None:
+            continue
+        plies = len(state.history)
+        actions = _actions(state)
+        seat = actions[plies - 1]["seat"]
+        turn = [p for p in (plies - 2, plies - 1) if actions.get(p, {}).get("seat") == seat]
+        if turn != [plies - 2, plies - 1]:
+            continue
+        expected = [
+            f"{actions[p]['x']},{actions[p]['y']}" for p in turn if actions[p]["type"] != "pass"
+        ]
+        svg = games.get("marram").render_mail_svg(state, 0, None)
+        assert [el.get("data-pos") for el in _marked(svg)] == expected
+        checked += 1
+    assert checked > 10
+
+
+def test_marram_mid_turn_marks_the_action_taken_so_far() -> None:
+    state = next(s for s in _marram_turns(2, 4) if s.mid_turn)
+    last = _actions(state)[len(state.history) - 1]
+    svg = games.get("marram").render_mail_svg(state, 1, None)
+    expected = [] if last["type"] == "pass" else [f"{last['x']},{last['y']}"]
+    assert [el.get("data-pos") for el in _marked(svg)] == expected
+
+
+def test_marram_last_turn_from_a_hand_made_view() -> None:
+    view = {
+        "players": 2,
+        "to_move": 1,
+        "actions_left": 2,
+        "history": ["place 1 0,1 0", "pass", "place 2 1,0 0", "flip 0,1 90"],
+        "board": [
+            {"x": 0, "y": 0, "tile": 0, "rotation": 0, "face": "front", "tokens": []},
+            {"x": 0, "y": 1, "tile": 1, "rotation": 90, "face": "back", "tokens": []},
+            {"x": 1, "y": 0, "tile": 2, "rotation": 0, "face": "front", "tokens": []},
+        ],
+        "tiles": {"0": {"q": "gggg"}, "1": {"q": "ssss", "back": {"q": "gsgs"}}, "2": {}},
+        "log": [
+            {"ply": 0, "type": "place", "seat": 0, "x": 0, "y": 1},
+            {"ply": 1, "type": "pass", "seat": 0},
+            {"ply": 2, "type": "place", "seat": 0, "x": 1, "y": 0},
+            {"ply": 3, "type": "flip", "seat": 0, "x": 0, "y": 1},
+        ],
+        "scores": [0, 0],
+    }
+    svg = marram_render.render_mail_svg(view, ["<x>", "y & z"])
+    assert [el.get("data-pos") for el in _marked(svg)] == ["1,0", "0,1"]
+    assert "&lt;x&gt;" in svg and "y &amp; z" in svg
+    assert not _marked(marram_render.render_mail_svg(view, None, last_turn=False))
+
+
+def test_digits_and_numbers_are_path_data() -> None:
+    for value in range(10):
+        assert re.fullmatch(r"[MLCZ0-9. -]+", drawing.digits_path([(value, 10, 10, 14)]))
+    minus = drawing.number_path(-12, 50, 50, 10)
+    assert minus.count("M") == 3  # the minus, the 1, the 2
+    assert drawing.number_path(7, 0, 0, 14) == drawing.digits_path([(7, 0, 0, 14)])
+    assert drawing.dot_d(0, 0, 2).count("L") == 7
+    assert drawing.digits_path([(42, 0, 0, 10)]) == ""
