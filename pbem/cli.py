@@ -1,4 +1,5 @@
-"""The `pbem` command: serve, worker, beat, new-game, rotate-links, sweep, db, play."""
+"""The `pbem` command: serve, worker, beat, new-game, rotate-links, sweep, clock, mail-in, db,
+play."""
 
 from __future__ import annotations
 
@@ -47,7 +48,24 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument(
+        "--mail-in-port",
+        type=int,
+        metavar="PORT",
+        help="also take replies by mail: an SMTP listener on 127.0.0.1:PORT (off by default)",
+    )
     serve.set_defaults(run=_serve)
+
+    mail_in = commands.add_parser(
+        "mail-in",
+        help="handle one reply by mail, read from standard input (an MTA's pipe transport)",
+        description="Read one RFC 5322 message on standard input and handle it as a reply to a "
+        "turn email: play its moves, answer it, or ignore it (auto-replies, bounces). Exits 0 "
+        "when it was handled or ignored, 75 (EX_TEMPFAIL: the MTA tries again) when the "
+        "database cannot be reached. RECIPIENT: the envelope's (Postfix: ${original_recipient}).",
+    )
+    mail_in.add_argument("recipients", nargs="*", metavar="RECIPIENT")
+    mail_in.set_defaults(run=_mail_in)
 
     new_game = commands.add_parser(
         "new-game",
@@ -162,9 +180,19 @@ def _serve(args: argparse.Namespace) -> int:
             f"pbem: mail is saved in {config.outbox_dir}, listed at {config.base_url}/outbox",
             file=sys.stderr,
         )
+    listener = None
+    if args.mail_in_port is not None:
+        from pbem.mailin.listener import HOST, start_mail_in
+
+        listener = start_mail_in(app, args.mail_in_port)
+        print(f"pbem: replies by mail to {HOST}:{args.mail_in_port}", file=sys.stderr)
     from werkzeug.serving import run_simple
 
-    run_simple(args.host, args.port, app, threaded=True)
+    try:
+        run_simple(args.host, args.port, app, threaded=True)
+    finally:
+        if listener is not None:
+            listener.stop()
     return 0
 
 
@@ -325,6 +353,42 @@ def _clock(args: argparse.Namespace) -> int:
         if report.outbox_ids and not dispatch.send_emails_later(report.outbox_ids):
             print("the mail queue is unreachable; the sweep will send the mail", file=sys.stderr)
     print(f"clock: {report.summary()}")
+    return 0
+
+
+# sysexits.h: the MTA keeps the message and tries again later; or returns it to its sender.
+EX_TEMPFAIL = 75
+EX_SOFTWARE = 70
+
+
+def _mail_in(args: argparse.Namespace) -> int:
+    """One message from standard input; one line on standard output saying what became of it."""
+    from sqlalchemy.exc import InterfaceError, OperationalError
+
+    from pbem.mailin.handle import handle_message
+    from pbem.mailin.parse import MAX_BYTES
+
+    stdin = sys.stdin.buffer
+    raw = stdin.read(MAX_BYTES + 1)
+    # The rest of a message too large to read is drained: an MTA counts a pipe closed early
+    # as a failed delivery.
+    while stdin.read(1 << 16):
+        pass
+    try:
+        app = _app()
+        with app.app_context():
+            outcome = handle_message(app.config["PBEM"], raw, args.recipients)
+    except (OperationalError, InterfaceError) as exc:
+        problem = " ".join(str(exc.orig or exc).split())[:200]
+        print(f"pbem mail-in: the database is unreachable, try again later ({problem})")
+        return EX_TEMPFAIL
+    except Exception:
+        # A bug, not an outage: trying again would fail again. The MTA returns the message to
+        # its sender with this line, and the traceback is in our log.
+        log.exception("mail-in: the message could not be handled")
+        print("pbem mail-in: pbem could not handle this message because of an error on its side")
+        return EX_SOFTWARE
+    print(f"pbem mail-in: {outcome.line()}")
     return 0
 
 

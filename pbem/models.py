@@ -242,6 +242,8 @@ class OutboxMessage(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     sent_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
+    # Where a reply goes (a turn email's play+<token>@ address, pbem.mailin); None: MAIL_FROM.
+    reply_to: Mapped[str | None] = mapped_column(String(320))
 
 
 class GameEvent(Model):

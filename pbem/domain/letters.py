@@ -6,6 +6,8 @@ renders and stores what these return.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -14,8 +16,9 @@ from pbem.config import Settings
 from pbem.domain import when
 from pbem.domain.access import SIGNIN_MAX_AGE_SECONDS
 from pbem.domain.outbox import Letter
-from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine
-from pbem.models import Game, Player
+from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine, move_number
+from pbem.mailin.tokens import reply_address
+from pbem.models import RUNNING, Game, Player
 
 Recent = list[tuple[int, str, str]]
 
@@ -83,9 +86,12 @@ def turn(
     news: str = "",
 ) -> Letter:
     """It is `seat`'s turn. `deadline` is when it runs out (from the player's return, when
-    they are away until `away_until`); `news` says what happened first, when not a move."""
+    they are away until `away_until`); `news` says what happened first, when not a move.
+    A reply to it plays the moves it holds (`pbem.mailin`): its Reply-To names the seat and ply.
+    """
     pic = SeatPicture(game, seat, state, who, recent)
-    return _about(
+    reply_to = reply_address(config, seat, game.ply)
+    letter = _about(
         game,
         seat,
         "turn",
@@ -94,8 +100,10 @@ def turn(
         move_by=_when(deadline, seat),
         away_until=_when(away_until, seat),
         news=news,
+        reply_to=reply_to,
         **_seat_links(config, seat),
     )
+    return replace(letter, reply_to=reply_to)
 
 
 def _when(at: datetime | None, seat: SeatInfo) -> str:
@@ -222,8 +230,10 @@ def reminder(
     deadline: datetime,
     hours_left: float,
 ) -> Letter:
-    """To the player to move, some hours before their deadline."""
-    return _about(
+    """To the player to move, some hours before their deadline; a reply to it plays, as a
+    reply to the turn email does."""
+    reply_to = reply_address(config, seat, game.ply)
+    letter = _about(
         game,
         seat,
         "reminder",
@@ -231,8 +241,10 @@ def reminder(
         opponents=[name for index, name in enumerate(who) if index != seat.seat],
         move_by=_when(deadline, seat),
         hours_left=hours_left,
+        reply_to=reply_to,
         **_seat_links(config, seat),
     )
+    return replace(letter, reply_to=reply_to)
 
 
 def expired(
@@ -252,3 +264,47 @@ def expired(
         cancel_by=_when(cancel_at, organiser),
         **_seat_links(config, organiser),
     )
+
+
+def reply(
+    config: Settings,
+    game: GameFacts,
+    seat: SeatInfo,
+    played: Sequence[str] = (),
+    refused: str = "",
+    sent: Sequence[str] = (),
+    unplayed: Sequence[str] = (),
+    legal: Sequence[str] = (),
+    more_legal: int = 0,
+) -> Letter:
+    """The answer to a player's reply by mail (`pbem.mailin.handle`): what was `played` (in
+    words), why the rest was `refused` (with the lines `sent`), the lines left `unplayed` after
+    the turn ended, or the `legal` moves asked for (and how many more there are). While it is
+    still the seat's turn, replying to this answer plays too."""
+    yours = game.status == RUNNING and game.to_move == seat.seat
+    reply_to = reply_address(config, seat, game.ply) if yours else None
+    if legal or more_legal:
+        headline = f"your legal moves (move {move_number(game.ply)})"
+    elif played and refused:
+        headline = "part of your reply was played"
+    elif played:
+        headline = "your move was played" if len(played) == 1 else "your moves were played"
+    else:
+        headline = "your reply was not played"
+    letter = _about(
+        game,
+        seat,
+        "reply",
+        headline=headline,
+        played=list(played),
+        refused=refused,
+        sent=list(sent),
+        unplayed=list(unplayed),
+        legal=list(legal),
+        more_legal=more_legal,
+        your_turn=yours,
+        move=move_number(game.ply),
+        reply_to=reply_to,
+        **_seat_links(config, seat),
+    )
+    return replace(letter, reply_to=reply_to)

@@ -38,6 +38,9 @@ class Letter:
     kind: str
     game: Thread | None  # None for mail about no game (sign-in)
     context: Mapping[str, Any] = field(default_factory=dict)
+    # Where the player's reply goes (a seat's play+<token>@ address, pbem.mailin.tokens); None:
+    # MAIL_FROM.
+    reply_to: str | None = None
 
 
 @cache
@@ -125,6 +128,7 @@ def write_letters(
                 "message_id": message_id,
                 "in_reply_to": in_reply_to,
                 "references": references,
+                "reply_to": letter.reply_to,
                 "status": PENDING,
                 "attempts": 0,
                 "next_attempt_at": now,

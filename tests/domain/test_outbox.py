@@ -151,6 +151,12 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
             letters.cancelled(config, facts, seat, who, by_organiser=False),
         ],
         "expired": [letters.expired(config, facts, seat, [who[1]], deadline)],
+        "reply": [
+            letters.reply(config, facts, seat, played=[f"{who[0]} took 2, leaving 3"]),
+            letters.reply(config, facts, seat, refused="This move was for move 1.", sent=["2"]),
+            letters.reply(config, facts, seat, ["a"], "b", ["c"], unplayed=["d"]),
+            letters.reply(config, facts, seat, legal=["1", "2", "3"], more_legal=2),
+        ],
     }
 
 

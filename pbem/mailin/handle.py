@@ -1,0 +1,299 @@
+"""Acting on a reply by mail: find its seat and ply, check who sent it, play or refuse, answer.
+
+`handle_message` is the one entry: `pbem mail-in` (an MTA's pipe) and the embedded SMTP listener
+both call it. What it will not do:
+
+- act on mail a program wrote (auto-replies, vacation notices, bounces, reports), or answer it;
+- answer mail without a genuine, current reply address (none, forged, or withdrawn by a link
+  rotation), or whose From is not the seat's player's address. From can be forged, so such mail
+  is dropped and logged, never answered: pbem must not mail whoever a forger names.
+
+Moves go through the usual path: `moves.submit_move` checks and stores each one for the ply of
+the address, then `moves.apply_moves` plays it here, at once, rather than through the queue:
+the answer says whether it was played, and the second action of a turn can only be submitted
+once the first is played (for the next ply, while the same seat is `mid_turn`). Applying is
+idempotent and takes the game's row lock, so a worker given the same submission by the sweep
+changes nothing. Should the process die between the two, the stored submission is the sweep's,
+and the MTA's retry of the same message finds it (pending: applied now; applied: reported).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from email.utils import parseaddr
+
+from sqlalchemy import bindparam, func, select
+
+from pbem import dispatch, games, models
+from pbem.config import Settings
+from pbem.domain import endings, letters, moves
+from pbem.domain.errors import ServiceError
+from pbem.domain.outbox import Letter, write_letters
+from pbem.domain.views import GameFacts, SeatInfo
+from pbem.extensions import db
+from pbem.mailin import parse, tokens
+from pbem.models import Game, OutboxMessage, Submission, utcnow
+
+log = logging.getLogger(__name__)
+
+# What happened to a message.
+IGNORED = "ignored"  # written by a program: never acted on, never answered
+DROPPED = "dropped"  # no genuine reply address, or not from the seat's player: not answered
+APPLIED = "applied"  # moves played (perhaps not all of them), answered
+REFUSED = "refused"  # nothing played, answered with the reason
+ANSWERED = "answered"  # the legal moves, as asked
+RESIGNED = "resigned"  # told by the result (or "left the game") email every seat gets
+
+LEGAL_SHOWN = 200  # legal moves listed in an answer; the rest are on the board
+ANSWERS_PER_HOUR = 10  # to one seat; what is asked beyond is still done, unanswered
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str
+    detail: str
+    game_id: str | None = None
+    seat: int | None = None
+    ply: int | None = None
+    outbox_ids: tuple[int, ...] = ()
+
+    def line(self) -> str:
+        """One line for the MTA's log, the terminal and ours."""
+        where = "" if self.game_id is None else f" game {self.game_id} seat {self.seat}"
+        at = "" if self.ply is None else f" move {self.ply + 1}"
+        return f"{self.status}{where}{at}: {self.detail}"
+
+
+def handle_message(
+    config: Settings,
+    raw: bytes,
+    recipients: Sequence[str] = (),
+    envelope_sender: str | None = None,
+) -> Outcome:
+    """Read one RFC 5322 message and do what it asks; the database's errors propagate (the
+    caller asks the MTA to try again later). `recipients` are the envelope's, checked for the
+    reply address before the headers; `envelope_sender` is MAIL FROM when known (empty: a
+    bounce)."""
+    outcome = _handle(config, raw, recipients, envelope_sender)
+    if outcome.status == DROPPED:
+        log.warning("mail-in: %s", outcome.line())
+    else:
+        log.info("mail-in: %s", outcome.line())
+    return outcome
+
+
+def _handle(
+    config: Settings, raw: bytes, recipients: Sequence[str], envelope_sender: str | None
+) -> Outcome:
+    reply = parse.read_message(raw)
+    if reply.intent == parse.AUTOMATIC:
+        return Outcome(IGNORED, reply.why)
+    if envelope_sender is not None and not envelope_sender.strip("<> "):
+        return Outcome(IGNORED, "the envelope sender is empty (a bounce)")
+    if _from_pbem(config, reply.sender):
+        return Outcome(IGNORED, "sent by pbem itself")
+    found = tokens.find_reply_address(config, [*recipients, *reply.addresses])
+    if found is None:
+        return Outcome(DROPPED, "no genuine reply address (none, forged or withdrawn)")
+    game_id, seat_index, ply = found
+    infos = moves.read_seats(db.session.connection(), [game_id])[0].get(game_id, [])
+    seat = next((info for info in infos if info.seat == seat_index), None)
+    if seat is None:
+        return Outcome(DROPPED, "the seat is gone", game_id, seat_index, ply)
+    if not reply.sender or reply.sender.casefold() != seat.email.casefold():
+        # Not answered: the reply address leaked (a forwarded email) or From is forged.
+        detail = f"from {reply.sender or 'nobody'}, not the seat's player"
+        return Outcome(DROPPED, detail, game_id, seat_index, ply)
+    db.session.commit()  # ends the read; what follows commits on its own
+    names = [info.email for info in infos]
+    if reply.intent == parse.UNREADABLE:
+        refusal = f"pbem could not read a move in it: {reply.why}."
+        ids = _answer(
+            config, letters.reply(config, _facts(game_id)[0], seat, (), refusal, reply.read)
+        )
+        return Outcome(REFUSED, f"unreadable: {reply.why}", game_id, seat_index, ply, ids)
+    if reply.intent == parse.LEGAL:
+        return _legal(config, seat, ply)
+    if reply.intent == parse.RESIGN:
+        return _resign(config, seat, ply)
+    return _play(config, seat, ply, list(reply.moves), names)
+
+
+def _from_pbem(config: Settings, sender: str) -> bool:
+    """Mail from pbem's own address or a reply address: something sent ours back."""
+    ours = parseaddr(config.mail_from)[1].casefold()
+    return bool(sender) and (
+        sender.casefold() == ours or tokens.ADDRESS_RE.search(sender) is not None
+    )
+
+
+_GAME = select(
+    Game.id,
+    Game.engine,
+    Game.status,
+    Game.ply,
+    Game.to_move,
+    Game.thread_message_id,
+    Game.outcome,
+    Game.state,
+).where(Game.id == bindparam("game_id"))
+
+
+def _facts(game_id: str) -> tuple[GameFacts, games.State | None]:
+    """The game as it is now, and its engine state (None before it started)."""
+    row = db.session.connection().execute(_GAME, {"game_id": game_id}).one()
+    facts = GameFacts(
+        row.id, row.engine, row.status, row.ply, row.to_move, row.thread_message_id, row.outcome
+    )
+    state = games.get(row.engine).from_json(row.state) if row.state is not None else None
+    return facts, state
+
+
+_ANSWERS_SINCE = select(func.count(OutboxMessage.id)).where(
+    OutboxMessage.kind == "reply",
+    OutboxMessage.game_id == bindparam("game_id"),
+    OutboxMessage.to == bindparam("to"),
+    OutboxMessage.created_at >= bindparam("since"),
+)
+
+
+def _answer(config: Settings, letter: Letter) -> tuple[int, ...]:
+    """Write the answer, threaded under the game, and hand it to the mail task; none beyond
+    ANSWERS_PER_HOUR to one seat, the last stop of a loop no header gave away (a forwarder
+    that strips Auto-Submitted and sends our answers back as the player)."""
+    assert letter.game is not None
+    conn = db.session.connection()
+    since = utcnow() - timedelta(hours=1)
+    answered = conn.execute(
+        _ANSWERS_SINCE, {"game_id": letter.game.id, "to": letter.to, "since": since}
+    ).scalar_one()
+    if answered >= ANSWERS_PER_HOUR:
+        db.session.commit()
+        log.warning("mail-in: %s had %d answers this hour; not answered", letter.to, answered)
+        return ()
+    outbox_ids = write_letters(conn, config, [letter])
+    db.session.commit()
+    dispatch.send_emails_later(outbox_ids)
+    return tuple(outbox_ids)
+
+
+def _legal(config: Settings, seat: SeatInfo, ply: int) -> Outcome:
+    """The legal moves where the game is now (asking changes nothing, so an older email of
+    the seat's does as well), when it is the seat's turn."""
+    facts, state = _facts(seat.game_id)
+    try:
+        moves.check_turn(facts, seat.seat, facts.ply)
+    except ServiceError as exc:
+        ids = _answer(config, letters.reply(config, facts, seat, refused=exc.message))
+        return Outcome(REFUSED, exc.message, seat.game_id, seat.seat, ply, ids)
+    assert state is not None
+    legal = state.legal_moves()
+    shown = legal[:LEGAL_SHOWN]
+    letter = letters.reply(config, facts, seat, legal=shown, more_legal=len(legal) - len(shown))
+    ids = _answer(config, letter)
+    return Outcome(ANSWERED, f"{len(legal)} legal moves", seat.game_id, seat.seat, ply, ids)
+
+
+def _resign(config: Settings, seat: SeatInfo, ply: int) -> Outcome:
+    """Resign, as the game page's button does (at any ply): the result email, or the "left the
+    game" one in a larger game, is the answer."""
+    try:
+        outbox_ids = endings.resign(config, seat)
+    except ServiceError as exc:
+        ids = _answer(config, letters.reply(config, _facts(seat.game_id)[0], seat, (), exc.message))
+        return Outcome(REFUSED, exc.message, seat.game_id, seat.seat, ply, ids)
+    dispatch.send_emails_later(outbox_ids)
+    return Outcome(RESIGNED, "resigned", seat.game_id, seat.seat, ply, tuple(outbox_ids))
+
+
+_EARLIER = (
+    select(Submission.id, Submission.status)
+    .where(
+        Submission.game_id == bindparam("game_id"),
+        Submission.seat == bindparam("seat"),
+        Submission.ply == bindparam("ply"),
+        Submission.move == bindparam("move"),
+        Submission.status.in_([models.PENDING, models.APPLIED]),
+    )
+    .order_by(Submission.id.desc())
+    .limit(1)
+)
+_DECIDED = select(Submission.status, Submission.error).where(
+    Submission.id == bindparam("submission_id")
+)
+
+
+def _play(
+    config: Settings, seat: SeatInfo, ply: int, lines: list[str], names: list[str]
+) -> Outcome:
+    """Play the lines in order, each for the ply after the last; a line after the seat's turn
+    ended is left unplayed (and said so)."""
+    played: list[str] = []
+    refused = ""
+    sent: list[str] = []
+    unplayed: list[str] = []
+    for index, line in enumerate(lines):
+        at = ply + index
+        conn = db.session.connection()
+        facts, state = _facts(seat.game_id)
+        earlier = conn.execute(
+            _EARLIER, {"game_id": seat.game_id, "seat": seat.seat, "ply": at, "move": line}
+        ).one_or_none()
+        if earlier is not None and earlier.status == models.APPLIED:
+            played.append(f"{line} (played already, by an earlier copy of this reply)")
+            continue
+        if index and not _same_turn(facts, state, seat.seat, at):
+            unplayed = lines[index:]
+            break
+        sentence = _describe(state, line, names)
+        db.session.commit()
+        try:
+            if earlier is not None:  # stored by an earlier copy of this reply, not played yet
+                submission_id = int(earlier.id)
+            else:
+                submission_id = moves.submit_move(seat, line, at)
+        except ServiceError as exc:
+            refused, sent = exc.message, lines[index:]
+            break
+        dispatch.send_emails_later(moves.apply_moves(config, [submission_id]))
+        status, error = (
+            db.session.connection().execute(_DECIDED, {"submission_id": submission_id}).one()
+        )
+        if status != models.APPLIED:
+            refused, sent = error or "It was not played.", lines[index:]
+            break
+        played.append(sentence)
+    facts, _ = _facts(seat.game_id)
+    letter = letters.reply(config, facts, seat, played, refused, sent, unplayed)
+    ids = _answer(config, letter)
+    if not played:
+        return Outcome(REFUSED, refused, seat.game_id, seat.seat, ply, ids)
+    detail = "; ".join(played) + (f"; then refused: {refused}" if refused else "")
+    if unplayed:
+        detail += f"; {len(unplayed)} line(s) after the turn ended not played"
+    return Outcome(APPLIED, detail, seat.game_id, seat.seat, ply, ids)
+
+
+def _same_turn(facts: GameFacts, state: games.State | None, seat: int, ply: int) -> bool:
+    """Whether `seat` is still in the turn it started, at `ply` (a turn of several actions)."""
+    return (
+        state is not None
+        and facts.status == models.RUNNING
+        and facts.ply == ply
+        and facts.to_move == seat
+        and state.mid_turn
+    )
+
+
+def _describe(state: games.State | None, line: str, names: list[str]) -> str:
+    """The move in words, with the players' names; the line itself when the engine cannot say
+    (submitting will refuse it with the engine's reason)."""
+    if state is None:
+        return line
+    try:
+        return games.fill_names(state.describe(line), names)
+    except Exception:
+        return line
