@@ -16,6 +16,7 @@ cost more: handing each message over a pipe adds a wake-up per message to both p
 from __future__ import annotations
 
 import asyncio
+import binascii
 import email
 import email.policy
 import re
@@ -175,8 +176,9 @@ HEADER_RE = {
     name: re.compile(rb"^" + name + rb":[ \t]*([^\r\n]*(?:\r\n[ \t][^\r\n]*)*)", re.M | re.I)
     for name in (b"Subject", b"Message-ID")
 }
-# The service writes text bodies as 7bit or base64 (pbem/mail.py); a 7bit link is found in the raw
-# bytes, anything else falls back to the email package.
+# A link in a 7bit body is found in the raw bytes; a quoted-printable or base64 body (the email
+# package's choice, pbem/mail.py) is decoded by the email package first: a soft line break may
+# fall inside a token.
 TOKEN_RE = [
     re.compile(re.escape(path) + rb"([A-Za-z0-9._-]+)") for path in (b"/invite/", b"/play/")
 ]
@@ -215,7 +217,11 @@ def read_mail(raw: bytes) -> Mail:
     """Headers by regex on the header block, tokens by regex on the body (parsed if need be)."""
     split = raw.find(b"\r\n\r\n")
     head, body = (raw, b"") if split < 0 else (raw[:split], raw[split:])
-    tokens = [regex.search(body) for regex in TOKEN_RE]
+    if b"quoted-printable" in body:
+        # binascii's decoder, in C: the email package's parse would cost the players more CPU
+        # than the service spends writing the message.
+        body = binascii.a2b_qp(body)
+    tokens = [None, None] if b"base64" in body else [regex.search(body) for regex in TOKEN_RE]
     if not any(tokens):
         text = plain_text(raw).encode()
         tokens = [regex.search(text) for regex in TOKEN_RE]
