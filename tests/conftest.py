@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from pbem import games
 from pbem.app import create_app
+from pbem.config import SETTING_NAMES
 from pbem.extensions import db
 from tests.countdown import GAME as COUNTDOWN
 
@@ -73,3 +74,22 @@ def app(tmp_path: Path, countdown_engine: None) -> Iterator[Flask]:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def cli_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, countdown_engine: None) -> Path:
+    """The environment a `pbem` command reads, for `pbem.cli.main` called in-process: SQLite
+    and the mail folder under `tmp_path`, every other setting unset."""
+    for name in SETTING_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}",
+        "SECRET_KEY": "cli-test-secret-0123456789",
+        "PBEM_VAR_DIR": str(tmp_path / "var"),
+        "PBEM_OUTBOX_DIR": str(tmp_path / "outbox"),
+        "BASE_URL": "http://pbem.test",
+        "MAIL_FROM": "pbem <pbem@pbem.test>",
+        "PBEM_ENV": "test",
+    }.items():
+        monkeypatch.setenv(name, value)
+    return tmp_path

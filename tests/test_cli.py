@@ -11,19 +11,8 @@ from pbem import cli
 
 
 @pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, countdown_engine: None) -> Path:
-    for name, value in {
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}",
-        "SECRET_KEY": "cli-test-secret-0123456789",
-        "PBEM_VAR_DIR": str(tmp_path / "var"),
-        "PBEM_OUTBOX_DIR": str(tmp_path / "outbox"),
-        "BASE_URL": "http://pbem.test",
-        "PBEM_ENV": "test",
-    }.items():
-        monkeypatch.setenv(name, value)
-    for name in ("REDIS_URL", "SMTP_URL"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path
+def env(cli_env: Path) -> Path:
+    return cli_env
 
 
 def _games(tmp_path: Path) -> list[tuple[str, str]]:

@@ -11,23 +11,11 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from pbem import cli, games
-from pbem.config import SETTING_NAMES
 
 
 @pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, countdown_engine: None) -> Path:
-    for name in SETTING_NAMES:
-        monkeypatch.delenv(name, raising=False)
-    for name, value in {
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}",
-        "SECRET_KEY": "cli-test-secret-0123456789",
-        "PBEM_VAR_DIR": str(tmp_path / "var"),
-        "PBEM_OUTBOX_DIR": str(tmp_path / "outbox"),
-        "BASE_URL": "http://pbem.test",
-        "PBEM_ENV": "test",
-    }.items():
-        monkeypatch.setenv(name, value)
-    return tmp_path
+def env(cli_env: Path) -> Path:
+    return cli_env
 
 
 def _rows(tmp_path: Path, query: str) -> list[tuple[object, ...]]:
