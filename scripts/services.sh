@@ -47,4 +47,9 @@ if [ ! -x /usr/bin/chromium ]; then
     echo "services: installing chromium" >&2
     apt_install chromium
 fi
-echo "services: PostgreSQL, Redis and chromium are ready" >&2
+# SpamAssassin scores every kind of pbem's mail in a test (tests/test_spam_scores.py).
+if ! command -v spamassassin >/dev/null; then
+    echo "services: installing spamassassin" >&2
+    apt_install spamassassin
+fi
+echo "services: PostgreSQL, Redis, chromium and spamassassin are ready" >&2
