@@ -72,6 +72,27 @@ def app(tmp_path: Path, countdown_engine: None) -> Iterator[Flask]:
 
 
 @pytest.fixture
+def pg_app(tmp_path: Path, countdown_engine: None) -> Iterator[Flask]:
+    """The app on a throwaway PostgreSQL database (row locks, autocommit, strict text), for the
+    fast tests that need PostgreSQL's behaviour; missing PostgreSQL fails under CI."""
+    from tests.support.needs import missing
+    from tests.support.pg import TempDatabase, server_available
+
+    if (why := server_available()) is not None:
+        missing(f"PostgreSQL unavailable: {why}")
+    database = TempDatabase(prefix="pbem_app").create()
+    try:
+        app = make_app(tmp_path, DATABASE_URL=database.url)
+        with app.app_context():
+            db.create_all()
+            yield app
+            db.session.remove()
+            db.engine.dispose()
+    finally:
+        database.drop()
+
+
+@pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
 

@@ -3,8 +3,7 @@ outbox row, a reply written to it as a client would, handled, the move played an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from flask import Flask
@@ -15,10 +14,8 @@ from pbem.extensions import db, settings
 from pbem.mailin import handle, tokens
 from pbem.mailin.handle import handle_message
 from pbem.models import FINISHED, Game, OutboxMessage, Submission
-from tests.conftest import make_app
 from tests.domain.flow import mails, play, start
 from tests.mailin import messages as m
-from tests.support.needs import missing
 
 
 def _turn_email(game: Game) -> tuple[str, m.Original]:
@@ -271,25 +268,6 @@ def test_a_control_character_in_a_move_is_unreadable(app: Flask) -> None:
     outcome = handle_message(settings(), m.gmail(player, original, "2\x00"))
     assert outcome.status == handle.REFUSED and "control character" in outcome.detail
     assert _game(game.id).ply == 0
-
-
-@pytest.fixture
-def pg_app(tmp_path: Path, countdown_engine: None) -> Iterator[Flask]:
-    """The app on a throwaway PostgreSQL database: row locks, autocommit and strict text."""
-    from tests.support.pg import TempDatabase, server_available
-
-    if (why := server_available()) is not None:
-        missing(f"PostgreSQL unavailable: {why}")
-    database = TempDatabase(prefix="pbem_mailin").create()
-    try:
-        app = make_app(tmp_path, DATABASE_URL=database.url)
-        with app.app_context():
-            db.create_all()
-            yield app
-            db.session.remove()
-            db.engine.dispose()
-    finally:
-        database.drop()
 
 
 def test_on_postgresql(pg_app: Flask) -> None:

@@ -6,37 +6,16 @@ connections are ended."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 from flask import Flask
 from sqlalchemy import event, func, select
 
 from pbem.extensions import db
 from pbem.models import Submission
-from tests.conftest import make_app
-from tests.support.needs import missing
-from tests.support.pg import TempDatabase, libpq_url, server_available
+from tests.support.pg import libpq_url
 from tests.web.flow import start, turn_link
-
-
-@pytest.fixture
-def pg_app(tmp_path: Path, countdown_engine: None) -> Iterator[Flask]:
-    if (why := server_available()) is not None:
-        missing(f"PostgreSQL unavailable: {why}")
-    database = TempDatabase(prefix="pbem_outage").create()
-    try:
-        app = make_app(tmp_path, DATABASE_URL=database.url)
-        with app.app_context():
-            db.create_all()
-            yield app
-            db.session.remove()
-            db.engine.dispose()
-    finally:
-        database.drop()
 
 
 def _end_backends(url: str, pids: list[int]) -> None:
