@@ -7,6 +7,7 @@ Each setting that points at real infrastructure (PostgreSQL, Redis, SMTP) switch
 from __future__ import annotations
 
 import math
+import re
 import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -46,6 +47,11 @@ SETTING_NAMES = (
     "PBEM_REMINDER_HOURS",
     "PBEM_VACATION_DAYS_PER_YEAR",
     "PBEM_INVITATION_DAYS",
+    "PBEM_MAIL_PICTURES",
+    "PBEM_PICTURE_TIMEOUT_SECONDS",
+    "PBEM_DKIM_KEY_FILE",
+    "PBEM_DKIM_SELECTOR",
+    "PBEM_DIGEST_HOUR",
 )
 
 # Rate limits in the `limits` library's notation ("10 per hour", several joined by ";").
@@ -100,6 +106,18 @@ class ClockSettings:
 
 
 @dataclass(frozen=True)
+class MailSettings:
+    """What goes into mail besides its text: pictures, signatures, the digest's hour."""
+
+    pictures: bool  # turn and result emails carry a picture of the board
+    # A turn email waits this long for its picture, then goes without it.
+    picture_timeout_seconds: float
+    dkim_key_file: Path | None  # a PEM private key: messages are DKIM-signed with it
+    dkim_selector: str  # the DNS selector its public key is published under
+    digest_hour: int  # the hour of the day (the player's zone, else UTC) a digest goes at
+
+
+@dataclass(frozen=True)
 class Settings:
     env: str
     database_url: str
@@ -118,6 +136,7 @@ class Settings:
     # How many proxies in front of pbem set X-Forwarded-For; 0 when clients connect directly.
     trusted_proxies: int
     clocks: ClockSettings
+    mail: MailSettings
 
     @property
     def embedded_tasks(self) -> bool:
@@ -185,6 +204,37 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         ),
         trusted_proxies=_count("PBEM_TRUSTED_PROXIES", get("PBEM_TRUSTED_PROXIES"), 0),
         clocks=_clock_settings(get),
+        mail=_mail_settings(get),
+    )
+
+
+_SELECTOR_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+
+
+def _mail_settings(get: Callable[[str], str | None]) -> MailSettings:
+    key_file = get("PBEM_DKIM_KEY_FILE")
+    key_path = Path(key_file).expanduser().absolute() if key_file else None
+    if key_path is not None and not key_path.is_file():
+        raise ConfigError(
+            f"PBEM_DKIM_KEY_FILE={key_file!r} is not a file; give the path of the PEM private "
+            "key to sign mail with, or leave it unset to send unsigned mail"
+        )
+    selector = get("PBEM_DKIM_SELECTOR") or "pbem"
+    if not _SELECTOR_RE.fullmatch(selector):
+        raise ConfigError(
+            f"PBEM_DKIM_SELECTOR={selector!r} is not a DNS label (letters, digits and hyphens)"
+        )
+    hour = _count("PBEM_DIGEST_HOUR", get("PBEM_DIGEST_HOUR"), 7)
+    if hour > 23:
+        raise ConfigError(f"PBEM_DIGEST_HOUR={hour} is not an hour of the day (0 to 23)")
+    return MailSettings(
+        pictures=_switch("PBEM_MAIL_PICTURES", get("PBEM_MAIL_PICTURES"), True),
+        picture_timeout_seconds=_positive_number(
+            "PBEM_PICTURE_TIMEOUT_SECONDS", get("PBEM_PICTURE_TIMEOUT_SECONDS"), 60.0
+        ),
+        dkim_key_file=key_path,
+        dkim_selector=selector,
+        digest_hour=hour,
     )
 
 

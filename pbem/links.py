@@ -21,6 +21,7 @@ SEAT = "seat"  # the game page of one seat, its moves and its API calls
 PLAYER = "player"  # the player's dashboard: every game of theirs, and signing out everywhere
 SIGNIN = "signin"  # one use, short-lived: its POST hands out a player link
 BLOCK = "block"  # "never email me again": its POST blocks the address from invitations
+MAIL = "mail"  # the player's mail preference: GET shows it, a one-click POST turns turn mail off
 
 _SALT = "pbem.links.v1"
 
@@ -125,6 +126,7 @@ def read_token(secret: str, token: str, purpose: str, max_age_seconds: int | Non
             PLAYER: "your list of games",
             SIGNIN: "signing in",
             BLOCK: "refusing invitations",
+            MAIL: "your mail settings",
         }.get(claims.purpose, "another page")
         raise WrongLink(
             f"This link is for {what}, not this page. Open the link exactly as it is in your email."
@@ -160,3 +162,10 @@ def player_url(config: Settings, player_id: int, nonce: str) -> str:
 def block_url(config: Settings, player_id: int) -> str:
     """ "Never email me again": not revocable and never expiring, so it always works."""
     return f"{config.base_url}/block/{player_token(config.signing_key, player_id, '', BLOCK)}"
+
+
+def mail_settings_url(config: Settings, player_id: int) -> str:
+    """The player's mail preference and one-click unsubscribe (RFC 8058), as every turn and
+    digest email carries it: like the block link, never revoked and never expiring, since a
+    mail client may keep the List-Unsubscribe header for years."""
+    return f"{config.base_url}/mail/{player_token(config.signing_key, player_id, '', MAIL)}"

@@ -12,6 +12,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Index,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -38,6 +39,10 @@ DROP = "drop"
 PENDING, APPLIED, REJECTED = "pending", "applied", "rejected"
 # Outbox status values (PENDING shared).
 SENT, FAILED = "sent", "failed"
+# Mail preferences: an email for every turn, one daily digest of the games awaiting the player,
+# or no turn mail at all (invitations, sign-in links and game results still go).
+EVERY_TURN, DIGEST, NO_TURN_MAIL = "every", "digest", "none"
+MAIL_PREFERENCES = (EVERY_TURN, DIGEST, NO_TURN_MAIL)
 
 
 _RUNNING_CLOCK = "status = 'running' AND deadline IS NOT NULL AND paused_at IS NULL"
@@ -81,6 +86,18 @@ class Player(Model):
     vacation_accrued_at: Mapped[datetime | None]
     vacation_since: Mapped[datetime | None]
     vacation_until: Mapped[datetime | None] = mapped_column(index=True)
+    # How pages and mail call the player (plain text); None: by their seat's colour, never by
+    # anything taken from the address. An organiser's name for an invitee is stored only while
+    # the player has none: a name the player chose is never overwritten by someone else.
+    name: Mapped[str | None] = mapped_column(String(60))
+    # every, digest or none (MAIL_PREFERENCES): which turn mail the player wants.
+    mail_preference: Mapped[str] = mapped_column(String(8), default=EVERY_TURN)
+    # When the last daily digest went (pbem.domain.digest sends one per day at most).
+    digest_sent_at: Mapped[datetime | None]
+    # Set when mail to the address bounced (a 5xx at sending, or a DSN): nothing more is sent to
+    # it until the player signs in again or proves the address works.
+    bounced_at: Mapped[datetime | None]
+    bounce_reason: Mapped[str | None] = mapped_column(Text)
 
 
 class Game(Model):
@@ -188,6 +205,9 @@ class Move(Model):
     ply: Mapped[int]
     seat: Mapped[int]
     move: Mapped[str] = mapped_column(String(200))
+    # The move in words as the engine's `describe` gave it, seats as {0}/{1} placeholders
+    # (pbem.games.fill_names); None for moves recorded before it was kept.
+    words: Mapped[str | None] = mapped_column(Text)
     submission_id: Mapped[int | None] = mapped_column(ForeignKey("submissions.id"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -244,6 +264,26 @@ class OutboxMessage(Model):
     last_error: Mapped[str | None] = mapped_column(Text)
     # Where a reply goes (a turn email's play+<token>@ address, pbem.mailin); None: MAIL_FROM.
     reply_to: Mapped[str | None] = mapped_column(String(320))
+    # The one-click unsubscribe link (RFC 8058) of a turn or digest email; None for other mail.
+    list_unsubscribe: Mapped[str | None] = mapped_column(String(512))
+    # The board picture this email carries, "<game id>/<ply>/<seat>" (the `pictures` key); the
+    # row waits for it until `next_attempt_at`, then goes without it.
+    picture: Mapped[str | None] = mapped_column(String(80))
+    # The message exactly as first sent (built and signed once): every retry sends these bytes.
+    raw: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+
+class Picture(Model):
+    """A board picture for mail, rendered once per game, ply and seat (pbem.pictures)."""
+
+    __tablename__ = "pictures"
+
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)  # "<game id>/<ply>/<seat>"
+    # None when rendering failed or took too long: the email went without it.
+    png: Mapped[bytes | None] = mapped_column(LargeBinary)
+    alt: Mapped[str] = mapped_column(Text, default="")
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class GameEvent(Model):

@@ -56,6 +56,12 @@ def make_app(tmp_path: Path, **overrides: object) -> Flask:
         "PBEM_REMINDER_HOURS": None,
         "PBEM_VACATION_DAYS_PER_YEAR": None,
         "PBEM_INVITATION_DAYS": None,
+        # Tests about pictures in mail turn them on; the others send mail without rendering.
+        "PBEM_MAIL_PICTURES": "off",
+        "PBEM_PICTURE_TIMEOUT_SECONDS": None,
+        "PBEM_DKIM_KEY_FILE": None,
+        "PBEM_DKIM_SELECTOR": None,
+        "PBEM_DIGEST_HOUR": None,
     }
     settings.update(overrides)
     return create_app(settings)

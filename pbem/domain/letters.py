@@ -18,22 +18,39 @@ from pbem.domain.access import SIGNIN_MAX_AGE_SECONDS
 from pbem.domain.outbox import Letter
 from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine, move_number
 from pbem.mailin.tokens import reply_address
-from pbem.models import RUNNING, Game, Player
+from pbem.models import EVERY_TURN, RUNNING, Game, Player
 
 Recent = list[tuple[int, str, str]]
 
 
 def _about(game: Game | GameFacts, seat: SeatInfo, kind: str, **context: Any) -> Letter:
-    """A letter to one seat about its game; every game template has these names to hand."""
-    context.update(game=game, seat=seat, title=engine(game).title, to=seat.email)
-    return Letter(seat.email, kind, game, context)
+    """A letter to one seat about its game; every game template has these names to hand.
+
+    Not written when the seat's address bounces: nothing more is sent to it (pbem.domain.bounces).
+    """
+    context.update(game=game, seat=seat, title=engine(game).title, to=seat.email, name=seat.name)
+    return Letter(seat.email, kind, game, context, wanted=not seat.bounced)
+
+
+def _turn_mail(config: Settings, game: GameFacts, seat: SeatInfo, letter: Letter) -> Letter:
+    """A turn or reminder email as the seat's player wants it: written only when they take every
+    turn by mail, with the one-click unsubscribe link and, when pictures are on, the board."""
+    picture = f"{game.id}/{game.ply}/{seat.seat}" if config.mail.pictures else None
+    return replace(
+        letter,
+        wanted=letter.wanted and seat.mail_preference == EVERY_TURN,
+        list_unsubscribe=links.mail_settings_url(config, seat.player_id),
+        picture=picture,
+    )
 
 
 def _seat_links(config: Settings, seat: SeatInfo) -> dict[str, str]:
-    """`link` to the seat's game page and `games_link` to all the player's games."""
+    """`link` to the seat's game page, `games_link` to all the player's games and `mail_link`
+    to their mail settings."""
     return {
         "link": links.seat_url(config, seat),
         "games_link": links.player_url(config, seat.player_id, seat.player_nonce),
+        "mail_link": links.mail_settings_url(config, seat.player_id),
     }
 
 
@@ -103,7 +120,7 @@ def turn(
         reply_to=reply_to,
         **_seat_links(config, seat),
     )
-    return replace(letter, reply_to=reply_to)
+    return _turn_mail(config, game, seat, replace(letter, reply_to=reply_to))
 
 
 def _when(at: datetime | None, seat: SeatInfo) -> str:
@@ -123,13 +140,16 @@ def results(
     """The result to every seat: the engine's `state.outcome`, or `outcome` when the service
     ended the game (a timeout, a resignation, a draw agreed)."""
     return [
-        _about(
-            game,
-            seat,
-            "result",
-            pic=SeatPicture(game, seat, state, who, recent),
-            outcome=outcome or state.outcome,
-            **_seat_links(config, seat),
+        replace(
+            _about(
+                game,
+                seat,
+                "result",
+                pic=SeatPicture(game, seat, state, who, recent),
+                outcome=outcome or state.outcome,
+                **_seat_links(config, seat),
+            ),
+            picture=f"{game.id}/{game.ply}/{seat.seat}" if config.mail.pictures else None,
         )
         for seat in seats
     ]
@@ -244,7 +264,7 @@ def reminder(
         reply_to=reply_to,
         **_seat_links(config, seat),
     )
-    return replace(letter, reply_to=reply_to)
+    return _turn_mail(config, game, seat, replace(letter, reply_to=reply_to))
 
 
 def expired(

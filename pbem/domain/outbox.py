@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import cache
 from typing import Any, Protocol
 
@@ -41,6 +42,14 @@ class Letter:
     # Where the player's reply goes (a seat's play+<token>@ address, pbem.mailin.tokens); None:
     # MAIL_FROM.
     reply_to: str | None = None
+    # False: not written at all (the player turned this kind of mail off, or their address
+    # bounces); write_letters skips it, so every caller may write its letters regardless.
+    wanted: bool = True
+    # The one-click unsubscribe link (List-Unsubscribe, RFC 8058) of a turn or digest email.
+    list_unsubscribe: str | None = None
+    # The board picture the email carries (a `pictures` key, "<game>/<ply>/<seat>"): the row
+    # waits for it up to PBEM_PICTURE_TIMEOUT_SECONDS, then goes without it.
+    picture: str | None = None
 
 
 @cache
@@ -98,11 +107,13 @@ def write_letters(
     (`previous`: game -> address -> Message-ID, read here when not given, and updated); the
     game's root Message-ID heads every chain, so a mail client shows a game as one conversation.
     """
+    letters = [letter for letter in letters if letter.wanted]
     if not letters:
         return []
     if previous is None:
         previous = last_message_ids(conn, (x.game.id for x in letters if x.game is not None))
     now = utcnow()
+    picture_due = now + timedelta(seconds=config.mail.picture_timeout_seconds)
     rows = []
     for letter in letters:
         subject, text, html = render(letter.kind, letter.context)
@@ -129,9 +140,13 @@ def write_letters(
                 "in_reply_to": in_reply_to,
                 "references": references,
                 "reply_to": letter.reply_to,
+                "list_unsubscribe": letter.list_unsubscribe,
+                "picture": letter.picture,
                 "status": PENDING,
                 "attempts": 0,
-                "next_attempt_at": now,
+                # A row waiting for its picture is due when the wait is over: the sweep sends
+                # it then, without the picture, if the picture task has not sent it first.
+                "next_attempt_at": picture_due if letter.picture else now,
                 "created_at": now,
             }
         )

@@ -14,7 +14,7 @@ from sqlalchemy import Connection, bindparam, select
 from pbem import games
 from pbem.domain import clocks, outcomes, turns
 from pbem.extensions import db
-from pbem.models import ACTIVE, RUNNING, Game, GameEvent, Move, Player, Seat, utcnow
+from pbem.models import ACTIVE, EVERY_TURN, RUNNING, Game, GameEvent, Move, Player, Seat, utcnow
 
 RECENT_MOVES = 8
 
@@ -72,6 +72,9 @@ class SeatInfo:
     email: str
     player_nonce: str  # signs the player's dashboard link
     time_zone: str | None = None  # the player's, for the times their emails give
+    name: str | None = None  # the player's display name (None: called by the seat's colour)
+    mail_preference: str = EVERY_TURN  # every, digest or none: which turn mail they want
+    bounced: bool = False  # mail to the address bounced: nothing more is sent to it
 
     @classmethod
     def of(cls, seat: Seat) -> SeatInfo:
@@ -85,6 +88,9 @@ class SeatInfo:
             player.email,
             player.nonce,
             player.time_zone,
+            player.name,
+            player.mail_preference or EVERY_TURN,
+            player.bounced_at is not None,
         )
 
     @classmethod
@@ -99,6 +105,9 @@ class SeatInfo:
             row.email,
             row.player_nonce,
             row.time_zone,
+            row.name,
+            row.mail_preference or EVERY_TURN,
+            row.bounced_at is not None,
         )
 
 
@@ -112,6 +121,9 @@ SEAT_INFO = (
     Player.email,
     Player.nonce.label("player_nonce"),
     Player.time_zone,
+    Player.name,
+    Player.mail_preference,
+    Player.bounced_at,
 )
 
 
