@@ -87,10 +87,13 @@ class CountdownState:
             dropped,
         )
 
-    def describe(self, move: str) -> str:
+    def play_described(self, move: str) -> tuple[CountdownState, str]:
         after = self.play(move)
         count = after.history[-1]
-        return f"{{{self.to_move}}} took {count}, leaving {after.pile}"
+        return after, f"{{{self.to_move}}} took {count}, leaving {after.pile}"
+
+    def describe(self, move: str) -> str:
+        return self.play_described(move)[1]
 
     def describe_outcome(self) -> str | None:
         outcome = self.outcome

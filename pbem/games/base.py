@@ -143,7 +143,16 @@ class State(Protocol):
         """A sentence for `move` played from this position, with what it caused.
 
         Seats are named by placeholders `{0}`, `{1}`… for `fill_names`. Raises InvalidMove or
-        IllegalMove as `play` does.
+        IllegalMove as `play` does. The same as `play_described(move)[1]`.
+        """
+        ...
+
+    def play_described(self, move: str) -> tuple[State, str]:
+        """`play` and `describe` at once, the move played once: the new state (as `play` gives
+        it) and the sentence (as `describe` gives it). Raises as `play` does.
+
+        The service stores each move's sentence when it applies the move, so a move's words cost
+        no second play.
         """
         ...
 

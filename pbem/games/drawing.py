@@ -210,6 +210,12 @@ def name_limit(seats: int) -> int:
     return NAME_LIMIT if columns(seats) == 1 else 12
 
 
+def after_moves(plies: int) -> str:
+    """The header's note on how far the game is: the picture shows the position after that many
+    moves (a turn email asks for the next one, "move 22", under a picture "after move 21")."""
+    return f"after move {plies}" if plies else "the start"
+
+
 def header(
     width: float, status: str, status_fill: str, seats: Sequence[SeatLine], note: str = ""
 ) -> tuple[list[str], float]:

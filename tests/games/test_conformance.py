@@ -299,6 +299,39 @@ def test_every_legal_move_can_be_described(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", games.names())
+def test_play_described_gives_the_state_of_play_and_the_sentence_of_describe(name: str) -> None:
+    """What the service stores when it applies a move: one play, both results."""
+    rng = random.Random(f"{name} described")
+    for state in _midgame_states(name, range(4)):
+        moves = state.legal_moves()
+        before = state.to_json()
+        for move in rng.sample(moves, min(len(moves), DESCRIBED_PER_STATE)):
+            after, sentence = state.play_described(move)
+            assert after.to_json() == state.play(move).to_json()
+            assert after.history == state.play(move).history
+            assert sentence == state.describe(move)
+            _check_sentence(sentence, state.players)
+        assert state.to_json() == before, "play_described must not change the state"
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_whole_games_played_by_play_described_end_as_by_play(name: str) -> None:
+    game = games.get(name)
+    players, options = _setup(name, None, None, 1)
+    rng = random.Random(1)
+    by_play = game.new(players=players, options=options, seed=1)
+    described = game.new(players=players, options=options, seed=1)
+    while by_play.outcome is None:
+        move = rng.choice(by_play.legal_moves())
+        by_play = by_play.play(move)
+        described, sentence = described.play_described(move)
+        _check_sentence(sentence, players)
+        assert len(by_play.history) < MAX_PLIES
+    assert described.to_json() == by_play.to_json()
+    assert described.describe_outcome() == by_play.describe_outcome()
+
+
+@pytest.mark.parametrize("name", games.names())
 def test_describe_refuses_what_play_refuses(name: str) -> None:
     game = games.get(name)
     finished = _play_out(name, game.min_players, {}, seed=3)
@@ -313,6 +346,9 @@ def test_describe_refuses_what_play_refuses(name: str) -> None:
             by_play = _refusal(state.play, move)
             assert by_play is not None, f"play accepted {move!r}"
             assert _refusal(state.describe, move) == by_play, "describe must refuse as play does"
+            assert _refusal(state.play_described, move) == by_play, (
+                "play_described must refuse as play does"
+            )
             refused += 1
     assert refused
 
@@ -341,7 +377,9 @@ def test_describe_outcome_and_mid_turn_through_whole_games(name: str) -> None:
             state = nxt
             plies += 1
             assert plies < MAX_PLIES
-        _check_sentence(state.describe_outcome(), state.players)
+        ending = _check_sentence(state.describe_outcome(), state.players)
+        reason = state.outcome.reason
+        assert "-" not in reason or reason not in ending, f"{ending!r} shows the code {reason!r}"
         again = game.from_json(json.loads(json.dumps(state.to_json())))
         assert again.describe_outcome() == state.describe_outcome()
 

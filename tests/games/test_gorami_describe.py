@@ -115,9 +115,17 @@ def test_no_outcome_sentence_while_the_game_runs() -> None:
     ("size", "moves", "sentence"),
     [
         (16, GAME_16_FISH, "The board is full; {0} wins 7 fish to 2"),
-        (22, GAME_22_INTERIOR, "The board is full; {1} wins on the interior, 8 to 0 (6 fish each)"),
-        (16, GAME_16_NO_MOVE_DRAW, "Draw: neither player can place; 4 fish each, interior 0 each"),
-        (22, GAME_22_DRAW, "Draw: the board is full; 6 fish each, interior 4 each"),
+        (
+            22,
+            GAME_22_INTERIOR,
+            "The board is full; 6 fish each, so the interior cells decide: {1} wins 8 to 0",
+        ),
+        (
+            16,
+            GAME_16_NO_MOVE_DRAW,
+            "Draw: neither player could place; 4 fish each and the interior cells tied at 0",
+        ),
+        (22, GAME_22_DRAW, "Draw: the board is full; 6 fish each and the interior cells tied at 4"),
     ],
 )
 def test_the_outcome_sentence_keeps_the_facts(size: int, moves: str, sentence: str) -> None:
@@ -128,7 +136,7 @@ def test_the_outcome_sentence_keeps_the_facts(size: int, moves: str, sentence: s
 
 def test_a_win_when_neither_can_place() -> None:
     state = setup(16, BLOCKED_16, to_move=0, hands=BLOCKED_HANDS).play("2a2")
-    assert state.describe_outcome() == "Neither player can place; {0} wins 5 fish to 3"
+    assert state.describe_outcome() == "Neither player could place; {0} wins 5 fish to 3"
 
 
 # -- mid_turn, summary, board_assets ------------------------------------------------------------
@@ -204,4 +212,5 @@ def test_names_in_the_result_and_the_text_board() -> None:
     assert "Ann (yellow) seat 0 (you): hand" in text
     assert "Bob (blue) seat 1: hand" in text
     running = GAME.render_text(new(), names=names)
-    assert "· Ann to move" in running.splitlines()[0]
+    assert running.splitlines()[0] == "GORami, 22-cell board: Ann to move"
+    assert running.isascii(), "plain ASCII, as a mail's text part is cheapest"

@@ -632,7 +632,8 @@ def test_svg_turns_the_board_for_seat_one() -> None:
 
 def test_svg_of_a_finished_game_names_the_result() -> None:
     state = position({"c3": "b1", "b2": "r3", "a1": "r1"}).play("b2-c3")
-    assert "red wins (no-move)" in GAME.render_svg(state)
+    svg = GAME.render_svg(state)
+    assert "Game over: red wins</text>" in svg and "no-move" not in svg
 
 
 def test_text_board() -> None:

@@ -68,11 +68,12 @@ def test_a_sinking_gives_the_points_and_every_pyramid_lost_by_seat() -> None:
     state = position({"c3": "b1 r1", "b2": "r1", "b4": "b3", "a1": "r3", "e5": "b2"})
     assert state.describe("b2-c3") == (
         "{0} moved a small pyramid from b2 onto the stack on c3, where it rests on the pile; "
-        "the stack on c3 sank (touching 1 < resting 2): {0} lost two smalls, {1} lost a small"
+        "the stack on c3 sank into the mud (touching 1 < resting 2): {0} lost two smalls and "
+        "{1} lost a small"
     )
     state = position({"c3": "b2 b1 b1", "b2": "r1", "e5": "b3", "a1": "r3"})
     assert state.describe("b2-c3").endswith(
-        "the stack on c3 sank (touching 2 < resting 3): {0} lost a small, "
+        "the stack on c3 sank into the mud (touching 2 < resting 3): {0} lost a small and "
         "{1} lost two smalls and a medium"
     )
 
@@ -81,7 +82,8 @@ def test_a_sinking_of_only_the_movers_pyramids() -> None:
     state = position({"c3": "r3", "b2": "r2", "d4": "r2", "e5": "b1"})
     state = play_all(state, "b2-c3", "e5-e4")  # c3: large, medium resting (3 against 2)
     assert state.describe("d4-c3").endswith(
-        "the stack on c3 sank (touching 3 < resting 4): {0} lost two mediums and a large"
+        "the stack on c3 sank into the mud (touching 3 < resting 4): "
+        "{0} lost two mediums and a large"
     )
 
 
@@ -146,9 +148,19 @@ def test_no_outcome_sentence_while_the_game_runs() -> None:
 @pytest.mark.parametrize(
     ("squares", "to_move", "moves", "sentence"),
     [
-        ({"c3": "b1", "b2": "r3", "a1": "r1"}, 0, ["b2-c3"], "{1} had no move; {0} wins"),
-        ({"c3": "r1", "b2": "b3", "e5": "b1"}, 1, ["b2-c3"], "{0} had no move; {1} wins"),
-        ({"c3": "b1 r1", "b2": "r1"}, 0, ["b2-c3"], "Neither player had a move; both lose"),
+        (
+            {"c3": "b1", "b2": "r3", "a1": "r1"},
+            0,
+            ["b2-c3"],
+            "{1} could not move; {0} wins with 2 pyramids on the board to 1",
+        ),
+        (
+            {"c3": "r1", "b2": "b3", "e5": "b1"},
+            1,
+            ["b2-c3"],
+            "{0} could not move; {1} wins with 2 pyramids on the board to 1",
+        ),
+        ({"c3": "b1 r1", "b2": "r1"}, 0, ["b2-c3"], "Neither player could move, so both lose"),
         (
             {"a1": "r1", "e5": "b1"},
             0,
@@ -171,7 +183,9 @@ def test_the_no_sinking_draw_sentence() -> None:
 
 
 def test_a_position_set_up_over_has_an_outcome_sentence() -> None:
-    assert position({"c3": "r1"}, to_move=1).describe_outcome() == "{1} had no move; {0} wins"
+    assert position({"c3": "r1"}, to_move=1).describe_outcome() == (
+        "{1} could not move; {0} wins with 1 pyramid on the board to 0"
+    )
 
 
 # -- mid_turn, summary, board_assets ------------------------------------------------------------
@@ -237,9 +251,9 @@ def test_long_names_are_shortened_under_the_board() -> None:
 def test_names_in_the_result_and_the_text_board() -> None:
     state = position({"c3": "b1", "b2": "r3", "a1": "r1"}).play("b2-c3")
     names = ["Ann", "Bob"]
-    assert "Game over: Ann wins (no-move)" in GAME.render_svg(state, names=names)
+    assert "Game over: Ann wins</text>" in GAME.render_svg(state, names=names)
     text = GAME.render_text(state, names=names)
-    assert "game over: Ann wins (no-move)" in text
+    assert "game over: Ann wins (Bob could not move)" in text and "no-move" not in text
     assert "Ann (red, seat 0): 2 on the board, 13 sunk" in text
     assert "Bob (blue, seat 1): 1 on the board, 14 sunk" in text
     assert "Martian Mud Wrestling: Ann to move;" in GAME.render_text(new(), names=names)

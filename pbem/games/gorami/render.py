@@ -292,7 +292,9 @@ def render_text(
     widest = max(len(row) for row in geo.rows)
     last = state.history[-1][1:] if state.history else None
     captured = set(state.captured())
-    lines = [" · ".join(_status(state, names)), ""]
+    # ASCII only, as the rest of the drawing: a mail's text part in plain ASCII costs less to send.
+    head, status = _status(state, names)
+    lines = [f"{head.replace(' · ', ', ')}: {status.replace(' · ', '; ')}", ""]
     for row in geo.rows:
         # As in the rules diagrams: two spaces per missing cell, so rows look centred.
         indent = " " * (2 * (widest - len(row)))
@@ -398,7 +400,7 @@ def render_mail_svg(
         )
         for s in range(2)
     ]
-    band, top = d.header(width, status, status_fill, seats, f"move {len(state.history)}")
+    band, top = d.header(width, status, status_fill, seats, d.after_moves(len(state.history)))
 
     xs = [v[0] for cell in geo.cells for v in cell.vertices]
     min_x, span = min(xs), max(xs) - min(xs)

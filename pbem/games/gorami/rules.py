@@ -291,10 +291,19 @@ class GoramiState:
 
     # -- describing moves and the end (seats as {0}/{1} for games.fill_names) -----------------
 
+    def play_described(self, move: str) -> tuple[GoramiState, str]:
+        """`play` and `describe` at once, the move played once: the service stores the sentence
+        with the move it applies."""
+        after = self.play(move)
+        return after, self._sentence(after)
+
     def describe(self, move: str) -> str:
         """`{0} placed a 2 on b3 and captured the 1 on c4`, then whether the opponent is skipped
         or the game ends. Raises InvalidMove or IllegalMove as `play` does."""
-        after = self.play(move)
+        return self.play_described(move)[1]
+
+    def _sentence(self, after: GoramiState) -> str:
+        """The sentence for the move that led from this position to `after`."""
         seat = self._to_move
         assert seat is not None  # play refuses moves once the game is over
         geo = self._t.geo
@@ -324,18 +333,21 @@ class GoramiState:
         if outcome is None:
             return None
         ended = (
-            "The board is full" if outcome.reason == "board-full" else "Neither player can place"
+            "The board is full" if outcome.reason == "board-full" else "Neither player could place"
         )
         fish = self.fish()
         interior = self.interior()
         if not outcome.winners:
-            return f"Draw: {ended.lower()}; {fish[0]} fish each, interior {interior[0]} each"
+            return (
+                f"Draw: {ended.lower()}; {fish[0]} fish each and the interior cells tied at "
+                f"{interior[0]}"
+            )
         win = outcome.winners[0]
         if fish[0] != fish[1]:
             return f"{ended}; {{{win}}} wins {fish[win]} fish to {fish[1 - win]}"
         return (
-            f"{ended}; {{{win}}} wins on the interior, {interior[win]} to {interior[1 - win]} "
-            f"({fish[0]} fish each)"
+            f"{ended}; {fish[0]} fish each, so the interior cells decide: {{{win}}} wins "
+            f"{interior[win]} to {interior[1 - win]}"
         )
 
     def summary(self, seat: int | None) -> Summary:

@@ -915,9 +915,6 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
             status = f"Game over: {who} {'wins' if len(winners) == 1 else 'share the win'}"
         else:
             status = "Game over: no winner"
-        reason = outcome.get("reason")
-        if reason:
-            status += f" ({reason})"
     elif isinstance(to_move, int):
         n = int(actions_left or 0)
         status = f"{_who(names, to_move)} to move, {n} action{'s' if n != 1 else ''} left"
@@ -1209,6 +1206,15 @@ def _prey_text(view: Mapping[str, Any]) -> list[str]:
     return out
 
 
+# Why a game ended, for the text board (words.describe_outcome says it whole, from the state).
+ENDED_WORDS = {
+    "threshold": "the threshold was reached",
+    "tiles-out": "the tiles ran out",
+    "no-action": "nobody could act",
+    "others-left": "the others left",
+}
+
+
 def render_text(view: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
     """The board, scores and the viewer's hand for a terminal (`names` as for `render_svg`)."""
     variant = str(view.get("variant") or "classic")
@@ -1291,7 +1297,8 @@ def render_text(view: Mapping[str, Any], names: Sequence[str] | None = None) -> 
     if isinstance(outcome, Mapping):
         winners = [int(w) for w in outcome.get("winners") or []]
         who = " and ".join(_who(names, w) for w in winners) or "nobody"
-        status += f". Game over ({outcome.get('reason', '')}): {who} won."
+        why = ENDED_WORDS.get(str(outcome.get("reason")), "")
+        status += f". Game over{': ' + why if why else ''}; {who} won."
     elif isinstance(to_move, int):
         status += f". {_who(names, to_move)} to move, {view.get('actions_left', 0)} action(s) left."
     lines.append(status)
@@ -1455,7 +1462,7 @@ def render_mail_svg(
         for seat in range(seats)
     ]
     plies = len(view.get("history") or [])
-    band, top = d.header(width, status, status_fill, lines, f"move {plies}")
+    band, top = d.header(width, status, status_fill, lines, d.after_moves(plies))
 
     board = [t for t in view.get("board") or [] if isinstance(t, Mapping)]
     laid = {(int(t["x"]), int(t["y"])) for t in board} or {(0, 0)}

@@ -247,9 +247,15 @@ class MarramState:
         """True between the two actions of a turn: the seat to move has acted once already."""
         return self.to_move_seat is not None and self.actions_left < ACTIONS_PER_TURN
 
+    def play_described(self, move: str) -> tuple[MarramState, str]:
+        """`play` and `describe` at once, the move played once: the service stores the sentence
+        with the move it applies."""
+        after = self.play(move)
+        return after, words.sentence(self, after)
+
     def describe(self, move: str) -> str:
         """`move` in a sentence with what it caused (see words.py); raises as `play` does."""
-        return words.describe(self, move)
+        return self.play_described(move)[1]
 
     def describe_outcome(self) -> str | None:
         return words.describe_outcome(self)

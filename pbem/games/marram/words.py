@@ -49,7 +49,12 @@ def plural(count: int, noun: str) -> str:
 
 def describe(state: MarramState, move: str) -> str:
     """What `move` does from `state`, with its consequences (raises as `state.play` does)."""
-    after = state.play(move)
+    return sentence(state, state.play(move))
+
+
+def sentence(state: MarramState, after: MarramState) -> str:
+    """The sentence for the move that led from `state` to `after`, read from what the engine
+    logged on the way."""
     assert state.to_move_seat is not None
     mover = state.to_move_seat
     ply = len(state.history_list)
@@ -74,7 +79,11 @@ def describe(state: MarramState, move: str) -> str:
         clauses.append(put)
     completed = [_feature(e) for e in now if e["type"] == "score"]
     if completed:
-        clauses.append("completed " + listing(completed))
+        # A comma closes "…, which nobody claimed" before the next feature.
+        joined = listing(completed)
+        if len(completed) > 1 and "," in completed[-2]:
+            joined = ", ".join(completed[:-1]) + ", and " + completed[-1]
+        clauses.append("completed " + joined)
     gone = [_creature_name(e) for e in now if e["type"] == "removed"]
     if gone:
         tails.append(f"{listing(['the ' + g for g in gone])} left the board")
@@ -115,15 +124,19 @@ def _creature_name(event: Mapping[str, Any]) -> str:
 
 
 def _feature(event: Mapping[str, Any]) -> str:
-    """'a worm for 6 ({0} 6, {1} 6)', 'a sand mound of 9 bulges for 45 (unclaimed)'."""
+    """'a worm worth 6 each to {0} and {1}', 'a sand mound of 9 bulges worth 45, which nobody
+    claimed'."""
     if event["feature"] == "creature":
         name = with_article(_creature_name(event))
     else:
         name = with_article(REGION_WORDS[event["terrain"]])
         name += f" of {plural(event['tiles'], 'bulge')}"
     value = event["value"]
-    winners = [f"{seat(w)} {value}" for w in event["winners"]]
-    return f"{name} for {value} ({', '.join(winners) if winners else 'unclaimed'})"
+    winners = [seat(w) for w in event["winners"]]
+    if not winners:
+        return f"{name} worth {value}, which nobody claimed"
+    each = " each" if len(winners) > 1 else ""
+    return f"{name} worth {value}{each} to {listing(winners)}"
 
 
 # -- the end ----------------------------------------------------------------------------------
@@ -134,7 +147,8 @@ def describe_outcome(state: MarramState) -> str | None:
     if outcome is None:
         return None
     details = outcome.details
-    left = [seat(int(s)) for s in details.get("dropped") or state.dropped_list]
+    gone = [int(s) for s in details.get("dropped") or state.dropped_list]
+    left = [seat(s) for s in gone]
     parts = []
     if outcome.reason == "threshold":
         threshold = int(details.get("threshold") or state.setup.threshold or 0)
@@ -158,13 +172,22 @@ def describe_outcome(state: MarramState) -> str | None:
     if bonus:
         parts.append("the end bonus gave " + listing(bonus))
     winners = list(outcome.winners)
-    points = plural(outcome.scores[winners[0]], "point") if winners else ""
+    scores = list(outcome.scores)
     if not winners:
         parts.append("nobody wins")
-    elif len(winners) == 1:
-        parts.append(f"{seat(winners[0])} wins with {points}")
     else:
-        parts.append(f"{listing([seat(w) for w in winners])} share the win with {points} each")
+        points = plural(scores[winners[0]], "point")
+        others = [
+            f"{seat(s)}'s {scores[s]}"
+            for s in sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+            if s not in winners and s not in gone  # who left ranks last, whatever its points
+        ]
+        against = f" to {listing(others)}" if others else ""
+        if len(winners) == 1:
+            parts.append(f"{seat(winners[0])} wins with {points}{against}")
+        else:
+            who = listing([seat(w) for w in winners])
+            parts.append(f"{who} share the win with {points} each{against}")
     if left and outcome.reason != "others-left":
         parts.append(f"{listing(left)} left the game")
     text = "; ".join(parts)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from pbem.games.base import display_name
+from pbem.games.base import Outcome, display_name
 from pbem.games.mmw.board import (
     COLOURS,
     FILES,
@@ -49,6 +49,17 @@ def _who(names: Sequence[str] | None, seat: int, limit: int = 0, capital: bool =
     if name is not None:
         return name
     return COLOURS[seat].capitalize() if capital else COLOURS[seat]
+
+
+def _why(outcome: Outcome, names: Sequence[str] | None) -> str:
+    """Why the game ended, in a few words (never the outcome's reason code)."""
+    if outcome.reason == "no-move" and outcome.winners:
+        return f"{_who(names, 1 - outcome.winners[0])} could not move"
+    return {
+        "both-stuck": "neither could move",
+        "repetition": "the same position three times",
+        "no-sinking-100": f"{NO_SINKING_LIMIT} plies without a sinking",
+    }.get(outcome.reason, "")
 
 
 def _place(index: int, seat: int | None) -> tuple[int, int]:
@@ -155,11 +166,11 @@ def render_svg(state: MMWState, seat: int | None = None, names: Sequence[str] | 
     else:
         if outcome.winners:
             winner = _who(names, outcome.winners[0], HEAD_NAME, capital=False)
-            head = f"Game over: {winner} wins ({outcome.reason})"
+            head = f"Game over: {winner} wins"
         elif outcome.reason == "both-stuck":
-            head = "Game over: both lose (both-stuck)"
+            head = "Game over: both lose"
         else:
-            head = f"Game over: drawn ({outcome.reason})"
+            head = "Game over: drawn"
         head_fill = "#333"
     parts.append(
         f'<text x="{LEFT}" y="{TOP - 16}" font-size="17" font-weight="bold" fill="{head_fill}" '
@@ -273,11 +284,11 @@ def render_text(
         status = f"{_who(names, to_move, capital=False)} to move"
     elif outcome.winners:
         winner = _who(names, outcome.winners[0], capital=False)
-        status = f"game over: {winner} wins ({outcome.reason})"
+        status = f"game over: {winner} wins ({_why(outcome, names)})"
     elif outcome.reason == "both-stuck":
-        status = "game over: both lose (both-stuck)"
+        status = f"game over: both lose ({_why(outcome, names)})"
     else:
-        status = f"game over: drawn ({outcome.reason})"
+        status = f"game over: drawn ({_why(outcome, names)})"
     history = state.history
     lines = [
         f"Martian Mud Wrestling: {status}; ply {len(history)}, "
@@ -375,7 +386,7 @@ def render_mail_svg(
         )
         for s in range(2)
     ]
-    band, top = d.header(width, status, status_fill, seats, f"move {len(history)}")
+    band, top = d.header(width, status, status_fill, seats, d.after_moves(len(history)))
     board_h = SIZE * M_CELL
     height = top + board_h + M_FOOT
     out = [d.svg_open(width, height, "mmw-board")]

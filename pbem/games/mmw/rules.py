@@ -346,12 +346,21 @@ class MMWState:
 
     # -- describing moves and the end (seats as {0}/{1} for games.fill_names)
 
+    def play_described(self, move: str) -> tuple[MMWState, str]:
+        """`play` and `describe` at once, the move played once: the service stores the sentence
+        with the move it applies."""
+        after = self.play(move)
+        return after, self._sentence(after)
+
     def describe(self, move: str) -> str:
         """`{0} moved a large pyramid from b1 onto the stack on c2, where it drops over and
-        touches the board`, then any sinking (which pyramids of whom, and the touching and
-        resting points that sank them) and the end of the game. Raises InvalidMove or
-        IllegalMove as `play` does."""
-        after = self.play(move)
+        touches the board`, then any sinking (the touching and resting points that sank the
+        stack, and which pyramids of whom went down with it) and the end of the game. Raises
+        InvalidMove or IllegalMove as `play` does."""
+        return self.play_described(move)[1]
+
+    def _sentence(self, after: MMWState) -> str:
+        """The sentence for the move that led from this position to `after`."""
         seat = self._turn
         frm, to = MOVE_SQUARES[after._history[-1]]
         size = SIZE_OF[self._board[frm][-1]]
@@ -379,8 +388,8 @@ class MMWState:
                 if any(owner == s for owner, _ in sunk)
             ]
             words += (
-                f"; the stack on {SQUARE_NAMES[to]} sank (touching {touching} < resting "
-                f"{resting}): {', '.join(losses)}"
+                f"; the stack on {SQUARE_NAMES[to]} sank into the mud (touching {touching} < "
+                f"resting {resting}): {_listed(losses)}"
             )
         outcome = after._outcome
         if outcome is not None:
@@ -388,23 +397,29 @@ class MMWState:
         return words
 
     def describe_outcome(self) -> str | None:
-        """How the game ended, e.g. `{1} had no move; {0} wins`; None while it runs."""
+        """How the game ended, e.g. `{1} could not move; {0} wins with 9 pyramids on the board
+        to 6`; None while it runs."""
         outcome = self._outcome
         if outcome is None:
             return None
+        scores = outcome.scores
         if outcome.reason == "no-move" and len(outcome.winners) == 1:
             (winner,) = outcome.winners
-            return f"{{{1 - winner}}} had no move; {{{winner}}} wins"
+            return (
+                f"{{{1 - winner}}} could not move; {{{winner}}} wins with "
+                f"{_pyramids(scores[winner])} on the board to {scores[1 - winner]}"
+            )
         if outcome.reason == "both-stuck":
-            return "Neither player had a move; both lose"
+            return "Neither player could move, so both lose"
         if outcome.reason == "repetition":
             return "Draw: the same position occurred a third time"
         if outcome.reason == "no-sinking-100":
             return f"Draw: {NO_SINKING_LIMIT} plies passed without a stack sinking"
+        # Not reached by the engine's own endings; worded without the reason's code.
         if outcome.winners:
             who = " and ".join(f"{{{w}}}" for w in outcome.winners)
-            return f"{who} {'wins' if len(outcome.winners) == 1 else 'win'} ({outcome.reason})"
-        return f"Game over ({outcome.reason})"
+            return f"{who} {'wins' if len(outcome.winners) == 1 else 'win'}"
+        return "The game ended without a winner"
 
     def summary(self, seat: int | None) -> Summary:
         """Pyramids on the board as the score; per seat its colour, what is left by size and
@@ -515,6 +530,15 @@ def _counted(sizes: list[int]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def _pyramids(count: int) -> str:
+    return f"{count} pyramid{'' if count == 1 else 's'}"
+
+
+def _listed(items: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def _ending(outcome: Outcome) -> str:
     """The clause of `describe` for a move that ended the game."""
     if outcome.reason == "no-move":
@@ -526,7 +550,7 @@ def _ending(outcome: Outcome) -> str:
         return "the same position has occurred a third time, so the game is drawn"
     if outcome.reason == "no-sinking-100":
         return f"{NO_SINKING_LIMIT} plies have passed without a sinking, so the game is drawn"
-    return f"the game ends ({outcome.reason})"
+    return "the game ends"
 
 
 def _describe(outcome: Outcome) -> str:

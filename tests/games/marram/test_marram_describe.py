@@ -126,21 +126,21 @@ def test_completing_a_feature_names_it_its_value_and_who_scores() -> None:
     state = new(deck, start=ORANGE_START)
     state = solo(state, f"place {ids[0]} 1,0 0 boot W")
     assert said(state, f"place {ids[1]} -1,0 0") == (
-        "Ann placed tile 2 at (-1,0) and completed an orange snake for 3 (Ann 3)"
+        "Ann placed tile 2 at (-1,0) and completed an orange snake worth 3 to Ann"
     )
     # Seat 1 has a boot on the snake too: a tie scores fully for both.
     data = state.to_json()
     data["tokens"].append([1, "boot", -1, 0, "E"])
     tied = edit(state, tokens=data["tokens"])
     assert said(tied, f"place {ids[1]} -1,0 0") == (
-        "Ann placed tile 2 at (-1,0) and completed an orange snake for 3 (Ann 3, Bob 3)"
+        "Ann placed tile 2 at (-1,0) and completed an orange snake worth 3 each to Ann and Bob"
     )
     # Unclaimed: nobody scores.
     state = new(deck, start=ORANGE_START)
     state = solo(state, f"place {ids[0]} 1,0 0")
     assert said(state, f"place {ids[1]} -1,0 0 boot NE") == (
         "Ann placed tile 2 at (-1,0), put a boot on the grass and completed an orange snake "
-        "for 3 (unclaimed)"
+        "worth 3, which nobody claimed"
     )
 
 
@@ -148,7 +148,7 @@ def test_a_region_is_named_with_its_bulges() -> None:
     state, ids = ring(RING_TILES)
     state = state.play(f"place {ids[6]} 0,1 0 boot SE")
     assert said(state, f"place {ids[7]} -1,2 0") == (
-        f"Ann placed tile {ids[7]} at (-1,2) and completed a sand mound of 9 bulges for 45 (Ann 45)"
+        f"Ann placed tile {ids[7]} at (-1,2) and completed a sand mound of 9 bulges worth 45 to Ann"
     )
 
 
@@ -179,8 +179,8 @@ def test_a_completed_creature_leaving_the_board_and_a_freed_region(variant: str)
     while state.to_move != 0:
         state = state.play(filler_move(state))
     assert said(state, f"place {ids[3]} 1,-1 0") == (
-        f"Ann placed tile {ids[3]} at (1,-1) and completed an orange snake for 3 (unclaimed) "
-        "and a grass tuft of 4 bulges for 12 (Ann 12); the orange snake left the board"
+        f"Ann placed tile {ids[3]} at (1,-1) and completed an orange snake worth 3, which nobody "
+        "claimed, and a grass tuft of 4 bulges worth 12 to Ann; the orange snake left the board"
     )
 
 
@@ -193,8 +193,8 @@ def test_prey_eaten_and_bets_lost(animal: str, points: int) -> None:
     while state.to_move != 0:
         state = state.play(filler_move(state))
     assert said(state, f"place {ids[1]} -1,0 0") == (
-        f"Ann placed tile 2 at (-1,0) and completed an orange snake for 3 (unclaimed); the "
-        f"orange snake left the board; Ann's bet on the {animal} won {points}"
+        "Ann placed tile 2 at (-1,0) and completed an orange snake worth 3, which nobody "
+        f"claimed; the orange snake left the board; Ann's bet on the {animal} won {points}"
     )
     # A freak beast: two heads.
     tile = one(["b:head:W"], prey=[["W", animal]])
@@ -204,8 +204,9 @@ def test_prey_eaten_and_bets_lost(animal: str, points: int) -> None:
     while state.to_move != 0:
         state = state.play(filler_move(state))
     assert said(state, f"place {ids[1]} -1,0 0") == (
-        "Ann placed tile 2 at (-1,0) and completed a freak beast (blue snake) for 3 (unclaimed); "
-        "the freak beast (blue snake) left the board; Ann's bet was lost with the freak beast"
+        "Ann placed tile 2 at (-1,0) and completed a freak beast (blue snake) worth 3, which "
+        "nobody claimed; the freak beast (blue snake) left the board; "
+        "Ann's bet was lost with the freak beast"
     )
 
 
@@ -240,8 +241,8 @@ def test_a_dead_tile_discarded_next_is_told() -> None:
     state = new(deck, start=start)
     state = state.play("place 2 0,-1 0")
     assert said(state, "place 1 0,1 0") == (
-        "Ann placed tile 1 at (0,1) and completed a freak beast (worm) for 3 (unclaimed); "
-        "Bob discarded dead tile 4"
+        "Ann placed tile 1 at (0,1) and completed a freak beast (worm) worth 3, which nobody "
+        "claimed; Bob discarded dead tile 4"
     )
 
 
@@ -304,7 +305,7 @@ def test_the_end_bonus_is_told() -> None:
     state = play(state, "place 4 0,-2 0 boot SE", "place 5 0,-3 0 boot SE")
     state = play(state, "place 2 0,1 0 boot SE", "pass", "place 6 0,-4 0 boot NW")
     assert state.describe_outcome() == (
-        "The tiles ran out; the end bonus gave {0} 7 and {1} 6; {0} wins with 7 points"
+        "The tiles ran out; the end bonus gave {0} 7 and {1} 6; {0} wins with 7 points to {1}'s 6"
     )
 
 
@@ -321,7 +322,7 @@ def test_nobody_able_to_act() -> None:
     assert state.outcome.details == {"seat": 0}
     assert state.describe_outcome() == (
         "{0} had no tile to lay and nothing to flip, and nobody else could act; "
-        "{0} wins with 3 points"
+        "{0} wins with 3 points to {1}'s 0"
     )
 
 
@@ -334,7 +335,8 @@ def test_the_threshold() -> None:
     assert state.outcome is not None and state.outcome.reason == "threshold"
     assert state.outcome.details == {"threshold": 80, "turn_of": 0}
     assert state.describe_outcome() == (
-        "The threshold of 80 points was reached at the end of {0}'s turn; {1} wins with 81 points"
+        "The threshold of 80 points was reached at the end of {0}'s turn; "
+        "{1} wins with 81 points to {0}'s 0"
     )
     again = GAME.from_json(json.loads(json.dumps(state.to_json())))
     assert again.describe_outcome() == state.describe_outcome()
@@ -349,11 +351,11 @@ def test_an_outcome_stored_without_details_is_still_told() -> None:
     del data["outcome"]["details"]
     old = GAME.from_json(data)
     assert old.describe_outcome() == (
-        "The threshold of 80 points was reached; {0} wins with 80 points"
+        "The threshold of 80 points was reached; {0} wins with 80 points to {1}'s 0"
     )
     data["outcome"]["reason"] = "no-action"
     assert GAME.from_json(data).describe_outcome() == (
-        "Nobody could place or flip a tile; {0} wins with 80 points"
+        "Nobody could place or flip a tile; {0} wins with 80 points to {1}'s 0"
     )
 
 

@@ -154,7 +154,7 @@ def test_the_threshold_counts_only_the_seats_still_playing() -> None:
     assert reached.outcome.details == {"threshold": 60, "turn_of": 0, "dropped": [0]}
     assert reached.describe_outcome() == (
         "The threshold of 60 points was reached at the end of {0}'s turn; "
-        "{1} wins with 65 points; {0} left the game"
+        "{1} wins with 65 points to {2}'s 0; {0} left the game"
     )
 
 

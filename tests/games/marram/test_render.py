@@ -289,7 +289,11 @@ def test_finished_game_names_the_winner_and_drops_the_frontier() -> None:
     )
     root = parse(render.render_svg(view))
     assert not [e for e in root.iter() if e.get("class") == "frontier"]
-    assert "Game over: Red wins" in render.render_svg(view)
+    svg = render.render_svg(view)
+    assert "Game over: Red wins" in svg and "tiles-out" not in svg
+    # The text board (in result emails) says why in words, not the outcome's code.
+    text = render.render_text(view)
+    assert "Game over: the tiles ran out; Red won." in text and "tiles-out" not in text
 
 
 def test_player_names_are_escaped() -> None:
