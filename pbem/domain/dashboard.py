@@ -13,11 +13,22 @@ from pbem.config import Settings
 from pbem.domain import letters, when
 from pbem.domain.access import signin_token
 from pbem.domain.errors import SetupError
+from pbem.domain.names import optional_name
 from pbem.domain.outbox import write_letters
 from pbem.domain.views import engine, load_state, names, timing
 from pbem.extensions import db
 from pbem.games.base import shorten
-from pbem.models import CANCELLED, FINISHED, INVITING, RUNNING, Game, Player, Seat, utcnow
+from pbem.models import (
+    CANCELLED,
+    FINISHED,
+    INVITING,
+    MAIL_PREFERENCES,
+    RUNNING,
+    Game,
+    Player,
+    Seat,
+    utcnow,
+)
 
 
 @dataclass
@@ -128,3 +139,23 @@ def set_time_zone(player: Player, zone: str) -> str:
     player.time_zone = name
     db.session.commit()
     return name
+
+
+def set_name(player: Player, text: str) -> str | None:
+    """The name the player chose for themselves (BadName when it cannot be one); empty clears
+    it, and they are called by their seat's colour again."""
+    player.name = optional_name(text)
+    db.session.commit()
+    return player.name
+
+
+def set_mail_preference(player: Player, preference: str) -> str:
+    """Which turn mail the player wants: every turn, one daily digest, or none."""
+    if preference not in MAIL_PREFERENCES:
+        raise SetupError(
+            f"{shorten(preference)!r} is not a mail choice pbem has: choose every turn, one daily "
+            "digest or no turn emails."
+        )
+    player.mail_preference = preference
+    db.session.commit()
+    return preference

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -21,8 +21,9 @@ from pbem.domain.addresses import normalise_address
 from pbem.domain.clocks import Clock, parse_clock
 from pbem.domain.errors import NotFound, SetupError
 from pbem.domain.moves import UPDATE_GAME
+from pbem.domain.names import SOMEONE, display_names, optional_name
 from pbem.domain.outbox import last_message_ids, write_letters
-from pbem.domain.views import SEAT_INFO, GameFacts, SeatInfo, engine
+from pbem.domain.views import SEAT_INFO, GameFacts, SeatInfo, engine, seat_names
 from pbem.extensions import db
 from pbem.games.base import check_players, resolve_options
 from pbem.models import (
@@ -59,6 +60,7 @@ def create_game(
     seed: int | None = None,
     started_by: str = BY_OPERATOR,
     clock: Clock | None = None,
+    names: Sequence[str | None] | None = None,
 ) -> CreatedGame:
     """A new game in the `inviting` state, and its first emails.
 
@@ -67,13 +69,19 @@ def create_game(
     and only then are the others invited, so the form cannot make pbem mail strangers. Started
     by the operator, everyone is invited at once; started from the organiser's own player link,
     the organiser's seat is taken and the others invited. Seats are drawn at random from a
-    recorded seed. `clock` is the time control (the service's default when None).
+    recorded seed. `clock` is the time control (the service's default when None). `names`,
+    beside `emails`, are the names the organiser gave (None: none); each is stored only for a
+    player who has no name yet, so a name a player chose is never overwritten.
     """
     try:
         rules = games.get(engine_name)
     except KeyError as exc:
         raise SetupError(str(exc.args[0])) from exc
     addresses = [normalise_address(config, address) for address in emails]
+    given = [optional_name(name) for name in names or []]
+    if len(given) > len(addresses):
+        raise SetupError("There are more names than players: give each name beside an address.")
+    named = dict(zip(addresses, given, strict=False))
     seed = secrets.randbits(62) if seed is None else seed
     try:
         check_players(rules.name, len(addresses), rules.min_players, rules.max_players)
@@ -86,11 +94,11 @@ def create_game(
     clock = check_clock(config, clock)
 
     try:
-        return _create(config, rules, resolved, addresses, seed, started_by, clock)
+        return _create(config, rules, resolved, addresses, named, seed, started_by, clock)
     except IntegrityError:
         # Another request created one of these players at the same moment; they exist now.
         db.session.rollback()
-        return _create(config, rules, resolved, addresses, seed, started_by, clock)
+        return _create(config, rules, resolved, addresses, named, seed, started_by, clock)
 
 
 def check_clock(config: Settings, clock: Clock | None) -> Clock:
@@ -120,6 +128,7 @@ def _create(
     rules: games.Game,
     options: dict[str, Any],
     addresses: list[str],
+    named: Mapping[str, str | None],
     seed: int,
     started_by: str,
     clock: Clock,
@@ -132,6 +141,9 @@ def _create(
             f"{', '.join(blocked)} asked pbem never to email them: start the game without "
             f"{'that address' if len(blocked) == 1 else 'those addresses'}."
         )
+    for address, name in named.items():
+        if name is not None and players[address].name is None:
+            players[address].name = name  # the organiser's name for them, until they choose
     now = utcnow()
     organiser = players[addresses[0]]
     game_id = new_game_id()
@@ -159,12 +171,13 @@ def _create(
     if started_by == BY_PLAYER:
         mine.accepted_at = now
     seats.sort(key=lambda seat: seat.seat)
-    who = [seat.player.email for seat in seats]
+    who = display_names(rules.name, [seat.player.name for seat in seats])
     if started_by == BY_STRANGER:
         first = [letters.confirmation(config, game, SeatInfo.of(mine), who)]
     else:
+        creator = who[mine.seat]
         first = [
-            letters.invitation(config, game, SeatInfo.of(seat), creator=organiser.email, names=who)
+            letters.invitation(config, game, SeatInfo.of(seat), creator=creator, names=who)
             for seat in seats
             if seat.accepted_at is None
         ]
@@ -215,15 +228,19 @@ class InvitedGame:
 
     @property
     def organiser(self) -> str | None:
-        return next((s.email for s in self.seats if s.player_id == self.organiser_id), None)
+        """How the organiser is called (their name, else their seat's colour); None when the
+        game does not record who started it."""
+        return next(
+            (self.names[s.seat] for s in self.seats if s.player_id == self.organiser_id), None
+        )
 
     @property
     def names(self) -> list[str]:
-        return [seat.email for seat in self.seats]
+        return seat_names(self, self.seats)
 
     @property
     def waiting(self) -> list[str]:
-        return [seat.email for seat, ok in zip(self.seats, self.accepted, strict=True) if not ok]
+        return [name for name, ok in zip(self.names, self.accepted, strict=True) if not ok]
 
 
 @dataclass(frozen=True)
@@ -264,17 +281,23 @@ _SET_BANKS = update(Seat).where(Seat.game_id == bindparam("bank_game_id"))
 _ACCEPT_SEAT = (
     update(Seat).where(Seat.id == bindparam("seat_id")).values(accepted_at=bindparam("now"))
 )
+_NAME_PLAYER = (
+    update(Player).where(Player.id == bindparam("player_id")).values(name=bindparam("name"))
+)
 
 
-def accept_invitation(config: Settings, seat: links.SeatKey) -> Acceptance:
+def accept_invitation(config: Settings, seat: links.SeatKey, name: str | None = None) -> Acceptance:
     """Take a seat; the last acceptance starts the game and emails the first player.
 
     The organiser taking their seat in a game still to be confirmed confirms it, and the other
     seats are invited then. `seat` is an ORM seat or the claims of an invitation token, checked
     here against the seat as it is under the game's row lock (so a rotated link is refused).
     Core statements on the session's connection: set-up runs once per player and game, but at
-    hundreds of moves a second games start by the dozen.
+    hundreds of moves a second games start by the dozen. `name`, when given, is the name the
+    player chose: it replaces any they had, and an empty one clears it (BadName, before
+    anything is done, when it cannot be a name); None leaves their name as it is.
     """
+    chosen = optional_name(name)
     conn = db.session.connection()
     # The game row locked, its seats read under the lock: the last acceptance, and only it,
     # starts the game.
@@ -292,6 +315,9 @@ def accept_invitation(config: Settings, seat: links.SeatKey) -> Acceptance:
         db.session.rollback()  # releases the lock
         raise
     seats = [SeatInfo.of_row(row) for row in rows]
+    if name is not None:
+        conn.execute(_NAME_PLAYER, {"player_id": mine.player_id, "name": chosen})
+        seats = [replace(s, name=chosen) if s.player_id == mine.player_id else s for s in seats]
     accepted = [row.accepted_at is not None for row in rows]
 
     def invited(status: str) -> InvitedGame:
@@ -331,8 +357,10 @@ def _invite_the_others(
     conn: Connection, config: Settings, game: Any, seats: list[SeatInfo], accepted: list[bool]
 ) -> list[int]:
     """The invitations of a game its organiser has just confirmed."""
-    who = [seat.email for seat in seats]
-    organiser = next(seat.email for seat in seats if seat.player_id == game.organiser_id)
+    who = seat_names(game, seats)
+    organiser = next(
+        (who[seat.seat] for seat in seats if seat.player_id == game.organiser_id), SOMEONE
+    )
     invitations = [
         letters.invitation(config, game, seat, creator=organiser, names=who)
         for seat, done in zip(seats, accepted, strict=True)
@@ -378,7 +406,7 @@ def _start(
             **turn.columns(),
         },
     )
-    who = [seat.email for seat in seats]
+    who = seat_names(game, seats)
     if outcome is not None:
         first = letters.results(config, facts, seats, state, who, [])
     else:
@@ -401,13 +429,21 @@ def _start(
     return facts.status, write_letters(conn, config, first, last_message_ids(conn, [game.id]))
 
 
-def reinvite(config: Settings, organiser: links.SeatKey, seat_index: int, email: str) -> list[int]:
+def reinvite(
+    config: Settings,
+    organiser: links.SeatKey,
+    seat_index: int,
+    email: str,
+    name: str | None = None,
+) -> list[int]:
     """The organiser invites `email` to a seat whose invitation lapsed; the outbox ids.
 
     The seat gets the new player and a fresh nonce (the old invitation stays dead); the game is
-    still cancelled if it is short of players when its time runs out.
+    still cancelled if it is short of players when its time runs out. `name` is the organiser's
+    name for them, kept only if they have none.
     """
     address = normalise_address(config, email)
+    name = optional_name(name)
     conn = db.session.connection()
     try:
         game = conn.execute(_LOCK_INVITED_GAME, {"game_id": organiser.game_id}).one_or_none()
@@ -436,6 +472,8 @@ def reinvite(config: Settings, organiser: links.SeatKey, seat_index: int, email:
     if player.blocked_at is not None:
         db.session.rollback()
         raise SetupError(f"{address} asked pbem never to email them: invite someone else.")
+    if name is not None and player.name is None:
+        player.name = name
     db.session.flush()
     conn.execute(
         update(Seat)
@@ -458,10 +496,10 @@ def reinvite(config: Settings, organiser: links.SeatKey, seat_index: int, email:
         )
     )
     seats = [SeatInfo.of_row(row) for row in conn.execute(_INVITED_SEATS, {"game_id": game.id})]
-    who = [seat.email for seat in seats]
+    who = seat_names(game, seats)
     # The locked row has every column an invitation reads of a game.
     invitation = letters.invitation(
-        config, cast(Game, game), seats[seat_index], creator=mine.email, names=who
+        config, cast(Game, game), seats[seat_index], creator=who[mine.seat], names=who
     )
     outbox_ids = write_letters(conn, config, [invitation], last_message_ids(conn, [game.id]))
     db.session.commit()

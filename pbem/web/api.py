@@ -1,12 +1,15 @@
 """The JSON API: the same operations as the pages, authenticated by the same seat tokens.
 
 Send the seat token as `Authorization: Bearer <token>` or `?token=`. Errors are
-`{"error": code, "message": text}` with a fitting status (`pbem.web.errors`).
+`{"error": code, "message": text}` with a fitting status (`pbem.web.errors`). Players are named
+as the pages name them; an address is given to its owner only (the token's seat), every other
+is null.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
@@ -14,7 +17,7 @@ from pbem import dispatch, games, resources
 from pbem.domain import endings, moves, views, when
 from pbem.domain.errors import GameNotStarted, NoSuchPosition, ServiceError
 from pbem.extensions import settings
-from pbem.models import INVITING, Game
+from pbem.models import INVITING, Game, Seat
 from pbem.web.access import claims_for, seat_for, submission_for
 from pbem.web.limits import json_body
 
@@ -57,19 +60,28 @@ def game(game_id: str) -> Response:
         paused=timing.paused,
         draw_offered_by=timing.draw_offered_by,
         players=[
-            {
-                "seat": i,
-                "email": name,
-                "state": timing.seats[i].state,
-                "time_left_s": _seconds(timing.seats[i].time_left_s),
-                "on_vacation_until": when.iso(timing.seats[i].away_until),
-            }
-            for i, name in enumerate(pic.names)
+            _player(other, pic.names[other.seat], seat, timing.seats[other.seat])
+            for other in seat.game.seats
         ],
         scores=state.scores() if state is not None else None,
         outcome=seat.game.outcome,
         view=state.view(seat.seat) if state is not None else None,
     )
+
+
+def _player(other: Seat, name: str, viewer: Seat, standing: views.SeatTiming) -> dict[str, Any]:
+    """A seat as `viewer` sees it: its name; its address only when it is the viewer's own."""
+    player = other.player
+    return {
+        "seat": other.seat,
+        "name": name,
+        "email": player.email if other.seat == viewer.seat else None,
+        "kind": views.HUMAN,
+        "state": standing.state,
+        "time_left_s": _seconds(standing.time_left_s),
+        "on_vacation_until": when.iso(standing.away_until),
+        "mail_bounces": player.bounced_at is not None,
+    }
 
 
 def _seconds(value: float | None) -> int | None:
@@ -166,7 +178,7 @@ def submission(submission_id: int) -> Response:
 def record(game_id: str) -> Response:
     """The game record: everything needed to replay it elsewhere (options, seed, players, moves)."""
     seat = seat_for(game_id)
-    response = jsonify(views.game_record(seat.game))
+    response = jsonify(views.game_record(seat.game, viewer=seat.seat))
     response.headers["Content-Disposition"] = f'attachment; filename="pbem-{game_id}.json"'
     return response
 

@@ -7,9 +7,10 @@ POST hands out a player link. "Sign out everywhere" withdraws every link the pla
 
 The games are listed by urgency: those waiting for the player's move first, the nearest deadline
 first; then invitations; then games waiting for others, by deadline; then those gathering
-players; then the finished ones. The page also holds the vacation switch and the time zone the
-player's emails give times in (taken from the browser by `pbem/static/clock.js` the first time
-the page is seen without one).
+players; then the finished ones. The page also holds the player's name (how the other players
+see them; empty: their seat's colour), which turn mail they want (every turn, a daily digest or
+none), the vacation switch and the time zone the player's emails give times in (taken from the
+browser by `pbem/static/clock.js` the first time the page is seen without one).
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from pbem.domain import access, dashboard, rotation, starting, vacation, when
 from pbem.domain.addresses import normalise_address
 from pbem.domain.dashboard import GameLine
 from pbem.domain.errors import ServiceError, SetupError
+from pbem.domain.names import MAX_LENGTH as NAME_LENGTH
 from pbem.extensions import settings
-from pbem.models import Player, utcnow
+from pbem.models import DIGEST, EVERY_TURN, NO_TURN_MAIL, Player, utcnow
 from pbem.web import ratelimits
 from pbem.web.access import player_for
 from pbem.web.limits import TooLong, shorten
@@ -36,9 +38,10 @@ from pbem.web.play import Instant, instant
 from pbem.web.start import (
     available_games,
     clock_choices,
-    form_addresses,
     form_clock,
+    form_invitees,
     form_options,
+    typed_players,
 )
 
 bp = Blueprint("dashboard", __name__)
@@ -73,12 +76,25 @@ def _dashboard(player: Player, token: str, **context: object) -> str:
         vacation_days=days,
         vacation_words=days_words(days),
         zones=when.zone_names(),
+        mail_choices=MAIL_CHOICES,
+        name_length=NAME_LENGTH,
         done=DONE.get(request.args.get("done", ""), ""),
         **context,
     )
 
 
-DONE = {"zone": "Your time zone is saved: your emails give times in it, with UTC beside."}
+DONE = {
+    "zone": "Your time zone is saved: your emails give times in it, with UTC beside.",
+    "name": "Your name is saved: the other players see it in every game.",
+    "unnamed": "Your name is cleared: in each game you are called by your seat's colour.",
+    "mail": "Your mail choice is saved.",
+}
+# The turn mail a player may choose, as the dashboard offers it.
+MAIL_CHOICES = (
+    (EVERY_TURN, "Every turn: an email each time it is your move"),
+    (DIGEST, "One daily digest: one email a day listing the games waiting for your move"),
+    (NO_TURN_MAIL, "No turn emails: you look at your games here"),
+)
 
 
 def days_words(days: float) -> str:
@@ -165,6 +181,30 @@ def time_zone(token: str) -> Response | tuple[Response | str, int]:
     return redirect(url_for("dashboard.mine", token=token, done="zone"), 303)
 
 
+@bp.post("/me/<token>/name")
+def set_name(token: str) -> Response | tuple[str, int]:
+    """The player's own name; empty clears it (their seat's colour again)."""
+    player = player_for(token)
+    typed = request.form.get("name", "")
+    try:
+        saved = dashboard.set_name(player, typed)
+    except ServiceError as exc:
+        return _dashboard(player, token, name_error=exc.message, name_typed=typed), exc.status
+    done = "name" if saved is not None else "unnamed"
+    return redirect(url_for("dashboard.mine", token=token, done=done), 303)
+
+
+@bp.post("/me/<token>/mail")
+def set_mail(token: str) -> Response | tuple[str, int]:
+    """Which turn mail the player wants: `preference` is every, digest or none."""
+    player = player_for(token)
+    try:
+        dashboard.set_mail_preference(player, request.form.get("preference", ""))
+    except ServiceError as exc:
+        return _dashboard(player, token, mail_error=exc.message), exc.status
+    return redirect(url_for("dashboard.mine", token=token, done="mail"), 303)
+
+
 @bp.post("/me/<token>/signout")
 def sign_out(token: str) -> str:
     rotation.sign_out_everywhere(settings(), player_for(token))
@@ -174,7 +214,7 @@ def sign_out(token: str) -> str:
 @bp.get("/me/<token>/new")
 def new_game(token: str) -> str:
     player = player_for(token)
-    return _new_game_form(player.email, token, request.args.get("game"))
+    return _new_game_form(player, token, request.args.get("game"))
 
 
 @bp.post("/me/<token>/new")
@@ -185,25 +225,28 @@ def create_game(token: str) -> Response | tuple[str, int]:
     try:
         game = games.get(name)
         options = form_options(game)
-        others = form_addresses()
-        ratelimits.check_game_creation(player.email, invited=others)
+        others = form_invitees()
+        addresses = [other.address for other in others]
+        ratelimits.check_game_creation(player.email, invited=addresses)
+        # The organiser's own name is theirs to set on the dashboard, not here.
         created = starting.create_game(
             settings(),
             game.name,
             options,
-            [player.email, *others],
+            [player.email, *addresses],
             started_by=starting.BY_PLAYER,
             clock=form_clock(),
+            names=[None, *(other.name for other in others)],
         )
     except KeyError as exc:
-        return _new_game_form(player.email, token, None, str(exc.args[0])), 400
+        return _new_game_form(player, token, None, str(exc.args[0])), 400
     except SetupError as exc:
-        return _new_game_form(player.email, token, name, exc.message), 400
+        return _new_game_form(player, token, name, exc.message), 400
     dispatch.send_emails_later(created.outbox_ids)
     return redirect(url_for("dashboard.mine", token=token), 303)
 
 
-def _new_game_form(email: str, token: str, chosen: str | None, error: str | None = None) -> str:
+def _new_game_form(player: Player, token: str, chosen: str | None, error: str | None = None) -> str:
     catalogue = available_games()
     return render_template(
         "pages/index.html",
@@ -211,7 +254,10 @@ def _new_game_form(email: str, token: str, chosen: str | None, error: str | None
         game=next((g for g in catalogue if g.name == chosen), None),
         error=error,
         values=request.form,
-        organiser=email,
+        typed=typed_players(),
+        organiser=player.email,
+        organiser_name=player.name,
+        dashboard=url_for("dashboard.mine", token=token),
         action=url_for("dashboard.create_game", token=token),
         choose_action=url_for("dashboard.new_game", token=token),
         embedded=False,

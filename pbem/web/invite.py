@@ -1,11 +1,13 @@
-"""Invitations: GET shows one (mail scanners open every link), POST accepts it."""
+"""Invitations: GET shows one (mail scanners open every link), POST accepts it, with the name
+the player chooses if they give one."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, request
 
 from pbem import dispatch, links
 from pbem.domain import starting, views
+from pbem.domain.names import MAX_LENGTH, BadName, optional_name
 from pbem.extensions import settings
 from pbem.web import ratelimits
 from pbem.web.access import invitation_claims, invited_seat
@@ -20,12 +22,27 @@ def show(token: str) -> str:
 
 
 @bp.post("/invite/<token>")
-def accept(token: str) -> str:
+def accept(token: str) -> str | tuple[str, int]:
     # The claims only: accept_invitation checks them against the seat under the game's lock.
     claims = invitation_claims(token)
+    # No `name` field (a plain POST): the player's name stays as it is; an empty one clears it.
+    typed = request.form.get("name")
+    try:
+        optional_name(typed)
+    except BadName as exc:
+        # Nothing is taken: the player corrects the name and accepts again.
+        seat = invited_seat(token)
+        page = _page(
+            starting.InvitedGame.of(seat.game),
+            seat.seat,
+            token,
+            name_error=exc.message,
+            typed=typed,
+        )
+        return page, exc.status
     # Confirming a game invites the others: counted against their daily invitations first.
     ratelimits.check_invitations(starting.invited_on_confirmation(claims))
-    accepted = starting.accept_invitation(settings(), claims)
+    accepted = starting.accept_invitation(settings(), claims, name=typed)
     dispatch.send_emails_later(accepted.outbox_ids)
     return _page(
         accepted.game,
@@ -42,6 +59,8 @@ def _page(
     token: str,
     just_accepted: bool = False,
     confirming: bool = False,
+    name_error: str | None = None,
+    typed: str | None = None,
 ) -> str:
     mine = game.seats[seat]
     return render_template(
@@ -57,4 +76,7 @@ def _page(
         confirming=confirming,
         organiser=game.organiser,
         seat_link=links.seat_url(settings(), mine) if game.accepted[seat] else None,
+        own_name=mine.name if typed is None else typed,
+        name_error=name_error,
+        name_length=MAX_LENGTH,
     )

@@ -1,8 +1,10 @@
-"""Starting a game: `/` picks a game (GET), then its options and the players' addresses (POST)."""
+"""Starting a game: `/` picks a game (GET), then its options and the players (POST): an address
+and, if the organiser likes, a name for each."""
 
 from __future__ import annotations
 
 import re
+from itertools import zip_longest
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
@@ -11,7 +13,9 @@ from pbem import dispatch, games
 from pbem.domain import starting, views
 from pbem.domain.clocks import ACCEPTED, Clock, ClockError, parse_clock
 from pbem.domain.errors import SetupError
+from pbem.domain.names import Invitee, parse_invitee
 from pbem.extensions import db, settings
+from pbem.games.base import shorten
 from pbem.models import Game
 from pbem.web import ratelimits
 
@@ -43,6 +47,7 @@ def _form(chosen: str | None, error: str | None = None, status: int = 200) -> tu
         game=game,
         error=error,
         values=request.form,
+        typed=typed_players(),
         embedded=settings().mail_to_files,
         **clock_choices(),
     ), status
@@ -88,28 +93,67 @@ def form_clock() -> Clock:
         raise SetupError(str(exc)) from exc
 
 
-def form_addresses() -> list[str]:
-    """The `emails` field: addresses one per line (or separated by commas, semicolons, spaces)."""
-    return [e for e in re.split(r"[\s,;]+", request.form.get("emails", "")) if e]
+def typed_players() -> list[tuple[str, str]]:
+    """The form's players as typed, (address, name): its rows of `email` and `name` fields, then
+    the `emails` text, one player a line (or separated by commas or semicolons), where addresses
+    alone may also be separated by spaces. An address field may hold `Name <address>` too."""
+    rows = zip_longest(request.form.getlist("email"), request.form.getlist("name"), fillvalue="")
+    typed = [(address.strip(), name.strip()) for address, name in rows]
+    for piece in re.split(r"[\n;,]+", request.form.get("emails", "")):
+        if "<" in piece or ">" in piece:
+            typed.append((piece.strip(), ""))
+        else:
+            typed += [(address, "") for address in piece.split()]
+    return typed
+
+
+def form_invitees() -> list[Invitee]:
+    """The players the form names, in order (rows left empty skipped); SetupError for a name
+    without an address, or an address field that is not one player."""
+    invitees = []
+    for address, name in typed_players():
+        if not address:
+            if name:
+                raise SetupError(
+                    f"The name {shorten(name)!r} has no email address beside it: give their "
+                    "address, or clear the name."
+                )
+            continue
+        invitee = parse_invitee(address)
+        # The name field beside the address says it more plainly than `Name <address>`.
+        invitees.append(Invitee(invitee.address, name) if name else invitee)
+    return invitees
+
+
+def _invitees() -> tuple[list[Invitee], str | None]:
+    """The form's players, or none and why."""
+    try:
+        return form_invitees(), None
+    except SetupError as exc:
+        return [], exc.message
 
 
 @bp.post("/")
 def create() -> Response | tuple[str, int]:
     """A game started by someone pbem does not know yet: its organiser must confirm first."""
-    ratelimits.check_game_creation((form_addresses() or [""])[0])
+    invitees, problem = _invitees()
+    ratelimits.check_game_creation(invitees[0].address if invitees else "")
     name = request.form.get("game", "")
     try:
         game = games.get(name)
     except KeyError as exc:
         return _form(None, str(exc.args[0]), 400)
+    if problem is not None:
+        return _form(game.name, problem, 400)
     try:
         created = starting.create_game(
             settings(),
             game.name,
             form_options(game),
-            form_addresses(),
+            [invitee.address for invitee in invitees],
             started_by=starting.BY_STRANGER,
             clock=form_clock(),
+            names=[invitee.name for invitee in invitees],
         )
     except SetupError as exc:
         return _form(game.name, exc.message, 400)

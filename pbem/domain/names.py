@@ -1,0 +1,177 @@
+"""Players' display names: what a typed name must be, how an invitee is written ("Name <addr>"),
+and how each seat of a game is called in pages and mail.
+
+A name is plain text chosen by people, shown to other people: one short line of printable
+characters, never an address. A seat whose player has no name is called by its colour ("Blue"),
+never by anything taken from the address, and two seats that would read alike are told apart.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.utils import getaddresses
+from functools import cache
+
+from pbem import games
+from pbem.domain.errors import SetupError
+from pbem.games.base import shorten
+
+MAX_LENGTH = 40
+# Far over any name: refused before the characters are looked at one by one.
+_MAX_TYPED = 400
+
+# Line breaks of every kind (str.splitlines' set): a name is one line.
+_LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+# Joiners that real names need (Persian and Indic scripts, emoji sequences); every other format
+# character (bidi controls, invisible marks) is refused.
+_JOINERS = frozenset("\u200c\u200d")
+_REFUSED_CATEGORIES = {
+    "Cc": "a control character",
+    "Cf": "an invisible formatting character (such as a right-to-left mark)",
+    "Cs": "a character no text may hold",
+    "Co": "a private-use character",
+    "Cn": "a character Unicode has not assigned",
+}
+_COLOUR_WORD = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)*")
+# Who started a game, when the game does not know (games from before organisers were recorded).
+SOMEONE = "Someone"
+
+
+class BadName(SetupError):
+    code = "bad_name"
+
+
+def clean_name(text: str) -> str:
+    """The name as pbem stores it: NFC, trimmed, inner whitespace one space; BadName saying what
+    is wrong otherwise."""
+    if len(text) > _MAX_TYPED:
+        raise BadName(_too_long(len(text)))
+    text = unicodedata.normalize("NFC", text)
+    for character in text:
+        if character in _LINE_BREAKS:
+            raise BadName("A name is one line: remove the line break from it.")
+        category = unicodedata.category(character)
+        if character.isspace() or character in _JOINERS:
+            continue  # tabs and odd spaces collapse below
+        if category in _REFUSED_CATEGORIES:
+            raise BadName(
+                f"A name cannot hold {_REFUSED_CATEGORIES[category]} ({_code(character)}): "
+                "type it again rather than pasting it."
+            )
+    name = " ".join(text.split())
+    if not name.replace("\u200c", "").replace("\u200d", "").strip():
+        raise BadName("A name needs at least one visible character.")
+    if len(name) > MAX_LENGTH:
+        raise BadName(_too_long(len(name)))
+    # NFKC also finds the full-width and small at signs (＠ ﹫).
+    if "@" in unicodedata.normalize("NFKC", name):
+        raise BadName(
+            f"{shorten(name)!r} looks like an email address: a name is shown to the other "
+            "players, so it must not carry an address. Leave out the '@'."
+        )
+    return name
+
+
+def optional_name(text: str | None) -> str | None:
+    """A name field: None when left empty, else the cleaned name (BadName when it is not one)."""
+    if text is None or not text.strip():
+        return None
+    return clean_name(text)
+
+
+def _too_long(length: int) -> str:
+    return f"A name has at most {MAX_LENGTH} characters; this one has {length}. Shorten it."
+
+
+def _code(character: str) -> str:
+    name = unicodedata.name(character, "")
+    return f"U+{ord(character):04X} {name}".strip()
+
+
+@dataclass(frozen=True)
+class Invitee:
+    """A player as the organiser writes them: an address, maybe with a name."""
+
+    address: str
+    name: str | None = None
+
+
+def parse_invitee(text: str) -> Invitee:
+    """`alice@example.org` or `Alice Smith <alice@example.org>` (RFC 5322, as a mail client
+    writes a recipient); SetupError when it is neither. The address is checked later, by
+    `pbem.domain.addresses.normalise_address`, like any other."""
+    text = text.strip()
+    if "<" not in text and ">" not in text:
+        return Invitee(text)
+    found = getaddresses([text])
+    if len(found) != 1 or not found[0][1] or not text.endswith(">") or text.count("<") != 1:
+        raise SetupError(
+            f"{shorten(text)!r} is not one player: write an address, or a name and an address "
+            'as in "Alice Smith <alice@example.org>".'
+        )
+    name, address = found[0]
+    return Invitee(address, optional_name(name))
+
+
+def parse_invitees(texts: Sequence[str]) -> list[Invitee]:
+    return [parse_invitee(text) for text in texts]
+
+
+# --- how seats are called ------------------------------------------------------------------------
+
+
+@cache
+def seat_colours(engine_name: str, players: int) -> tuple[str, ...]:
+    """Each seat's colour as a word ("Blue"), from the engine's summary; "Player 1", "Player 2"…
+    for an engine whose colours are no words or not all different."""
+    fallback = tuple(f"Player {seat + 1}" for seat in range(players))
+    try:
+        summary = games.get(engine_name).new(players, None, 0).summary(None)
+        colours = tuple(seat.colour.strip() for seat in summary.seats)
+    except (KeyError, ValueError, ImportError):
+        return fallback
+    words = tuple(colour[:1].upper() + colour[1:].lower() for colour in colours)
+    if (
+        len(words) != players
+        or not all(_COLOUR_WORD.fullmatch(word) for word in words)
+        or len({word.casefold() for word in words}) != players
+    ):
+        return fallback
+    return words
+
+
+def _key(name: str) -> str:
+    """What a reader sees: case, compatibility forms and joiners do not tell two names apart."""
+    return (
+        unicodedata.normalize("NFKC", name).replace("\u200c", "").replace("\u200d", "").casefold()
+    )
+
+
+def display_names(engine_name: str, chosen: Sequence[str | None]) -> list[str]:
+    """How each seat is called: its player's name, else its colour; named seats that would read
+    like another seat get their colour beside ("Sam (Blue)"), then their seat number too."""
+    colours = seat_colours(engine_name, len(chosen))
+    shown = [name or colours[seat] for seat, name in enumerate(chosen)]
+    # A colour alone never changes (colours differ, and the longer forms end in ")"), so each
+    # pass moves at least one named seat on, and the last form differs by its seat number.
+    for _ in range(2 * len(chosen) + 1):
+        counts = Counter(_key(text) for text in shown)
+        clashing = [
+            (seat, name)
+            for seat, name in enumerate(chosen)
+            if name is not None and counts[_key(shown[seat])] > 1
+        ]
+        if not clashing:
+            break
+        for seat, name in clashing:
+            with_colour = f"{name} ({colours[seat]})"
+            shown[seat] = (
+                with_colour
+                if shown[seat] != with_colour
+                else f"{name} ({colours[seat]}, seat {seat + 1})"
+            )
+    return shown
