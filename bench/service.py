@@ -21,6 +21,11 @@ Reported:
 - CPU seconds per move spent by each component (from /proc), to show where the time goes;
 - how late the driver's own event loop woke up (p50 / p99), the harness's share of any latency.
 
+Board pictures in mail are off unless `--pictures`: then the stack runs the Procfile's picture
+worker too (`celery … worker -Q pictures`, `--picture-concurrency` processes), turn and result
+emails wait for their pictures, and the run also reports the pictures drawn (per second, failed),
+how many emails reached the sink with one, and the CPU per picture and per email.
+
 Figures are given twice: for the whole run, and for its steady state, the moves posted after
 `--warmup-seconds` and before the move budget ran out (after it, slots start no new games and the
 load drains away). Slots start their first games at random within `--ramp-seconds`: games started
@@ -28,7 +33,8 @@ in the same instant would end in the same instant too, and every later generatio
 arrive as one wave of game creations and invitations.
 
     .venv/bin/python bench/service.py [--games 40] [--moves 4000] [--think-ms 0] \
-        [--web-workers 2] [--web-threads 4] [--worker-concurrency 1] [--engines gorami:16]
+        [--web-workers 2] [--web-threads 4] [--worker-concurrency 1] [--engines gorami:16] \
+        [--pictures] [--picture-concurrency 1]
 
 Needs PostgreSQL at PBEM_TEST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test) and
 redis-server installed; everything listens on 127.0.0.1 only.
@@ -60,6 +66,7 @@ if str(REPO) not in sys.path:
 
 from bench.smtp_sink import Sink, read_mail  # noqa: E402
 from pbem import games  # noqa: E402
+from tests.integration.picture_stack import PictureStack  # noqa: E402
 from tests.support.procs import LOOPBACK, Proc, wait_until  # noqa: E402
 from tests.support.stack import Stack  # noqa: E402
 
@@ -88,10 +95,12 @@ class Router:
         self.queues: dict[str, asyncio.Queue[MailEvent | None]] = {}
         self.early: dict[str, list[MailEvent]] = {}
         self.message_ids: Counter[str] = Counter()
+        self.with_picture = 0  # messages that carried a board picture
 
     def __call__(self, mail_from: str, rcpt_tos: list[str], raw: bytes, accepted_at: float) -> None:
         mail = read_mail(raw)
         self.message_ids[mail.message_id] += 1
+        self.with_picture += b"Content-Type: image/png" in raw
         match = SUBJECT_RE.search(mail.subject)
         if match is None:
             return
@@ -472,14 +481,23 @@ def cpu_by_group() -> dict[str, float]:
 class Bench:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.stack = Stack(
-            sweep_seconds=args.sweep_seconds,
-            worker_concurrency=args.worker_concurrency,
-            web_workers=args.web_workers,
-            web_threads=args.web_threads,
-            # Every simulated organiser starts game after game from 127.0.0.1.
-            extra_env={"PBEM_RATE_LIMITS": "off"},
-            log_dir=args.log_dir,
+        settings: dict[str, Any] = {
+            "sweep_seconds": args.sweep_seconds,
+            "worker_concurrency": args.worker_concurrency,
+            "web_workers": args.web_workers,
+            "web_threads": args.web_threads,
+            # Every simulated organiser starts game after game from 127.0.0.1; pictures only
+            # when asked for (the setting's default is on).
+            "extra_env": {
+                "PBEM_RATE_LIMITS": "off",
+                "PBEM_MAIL_PICTURES": "on" if args.pictures else "off",
+            },
+            "log_dir": args.log_dir,
+        }
+        self.stack: Stack = (
+            PictureStack(picture_concurrency=args.picture_concurrency, **settings)
+            if args.pictures
+            else Stack(**settings)
         )
         # Served by the players' loop; Stack only needs its url, start() and stop().
         self.sink = Sink(LOOPBACK)
@@ -526,6 +544,8 @@ class Bench:
             "beat": stack.beat,
             "redis": stack.redis.proc,
         }
+        if isinstance(stack, PictureStack):
+            groups["picture worker (celery -Q pictures)"] = stack.picture_worker
         profilers = self.start_profilers() if args.profile else []
         cpu_before = cpu_by_group()
         self_before = os.times()
@@ -561,6 +581,7 @@ class Bench:
             wait_until, lambda: self.settled(ids), timeout=300, message="the last tasks to finish"
         )
         integrity = self.integrity(ids)
+        drawn = self.pictures(ids)
         self.sink.stop()
 
         cpu: dict[str, float] = {}
@@ -597,7 +618,24 @@ class Bench:
             "cpu_seconds": cpu,
             "cpu_ms_per_move": {k: 1000 * v / moves for k, v in cpu.items()} if moves else {},
             **integrity,
+            **drawn,
+            "pictures_per_second": drawn["pictures_drawn"] / wall if wall else 0.0,
+            "emails_with_picture": self.router.with_picture,
+            "cpu_ms_per_email": (
+                {k: 1000 * v / integrity["emails_written"] for k, v in cpu.items()}
+                if integrity["emails_written"]
+                else {}
+            ),
         }
+
+    def pictures(self, game_ids: list[str]) -> dict[str, int]:
+        """Board pictures of these games in the `pictures` table: drawn, and failed."""
+        rows = self.stack.db.query(
+            "select count(png), count(error) from pictures where split_part(key, '/', 1) = any(%s)",
+            game_ids,
+        )
+        drawn, failed = rows[0] if rows else (0, 0)
+        return {"pictures_drawn": int(drawn), "pictures_failed": int(failed)}
 
     async def probe_loop_lag(self, period: float = 0.005) -> None:
         """Samples how late the loop wakes a sleeper: a latency seen here is the driver's."""
@@ -767,6 +805,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--worker-pool", default="prefork")
     parser.add_argument("--sweep-seconds", type=int, default=30)
+    parser.add_argument(
+        "--pictures",
+        action="store_true",
+        help="board pictures in mail, drawn by the picture worker (off: PBEM_MAIL_PICTURES=off)",
+    )
+    parser.add_argument(
+        "--picture-concurrency", type=int, default=1, help="processes of the picture worker"
+    )
     parser.add_argument("--log-dir", default=None)
     parser.add_argument("--profile", metavar="DIR", help="py-spy the web and worker into DIR")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
@@ -793,6 +839,8 @@ def main(argv: list[str] | None = None) -> int:
             "web_threads",
             "worker_concurrency",
             "worker_pool",
+            "pictures",
+            "picture_concurrency",
         )
     }
     if args.json:
@@ -838,10 +886,31 @@ def report(r: dict[str, Any]) -> None:
     print("CPU per move (ms):")
     for name, value in sorted(r["cpu_ms_per_move"].items(), key=lambda kv: -kv[1]):
         print(f"  {name:28s} {value:6.2f}")
+    if r["settings"]["pictures"]:
+        print(
+            f"pictures: drawn {r['pictures_drawn']} ({r['pictures_failed']} failed), "
+            f"{r['pictures_per_second']:.1f} per second; emails with a picture at the sink: "
+            f"{r['emails_with_picture']} of {r['emails_written']}"
+        )
+        per_picture = r["cpu_seconds"].get("picture worker (celery -Q pictures)", 0.0)
+        if r["pictures_drawn"]:
+            print(
+                f"picture worker CPU per picture drawn: "
+                f"{1000 * per_picture / r['pictures_drawn']:.2f} ms"
+            )
+    print("CPU per email (ms):")
+    for name, value in sorted(r["cpu_ms_per_email"].items(), key=lambda kv: -kv[1]):
+        print(f"  {name:28s} {value:6.2f}")
+    print(f"  {'all of the service':28s} {service_cpu(r['cpu_ms_per_email']):6.2f}")
     if r["refused"]:
         print(f"refused submissions by status: {r['refused']}")
     for error in r["errors"]:
         print(f"error: {error}")
+
+
+def service_cpu(per: dict[str, float]) -> float:
+    """The service's share of a CPU figure: every group but the benchmark's own driver."""
+    return sum(v for k, v in per.items() if not k.startswith("bench driver"))
 
 
 def latencies(r: dict[str, Any]) -> None:

@@ -221,7 +221,12 @@ def read_mail(raw: bytes) -> Mail:
         # binascii's decoder, in C: the email package's parse would cost the players more CPU
         # than the service spends writing the message.
         body = binascii.a2b_qp(body)
-    tokens = [None, None] if b"base64" in body else [regex.search(body) for regex in TOKEN_RE]
+    # pbem writes the plain-text part first, 7bit when it is ASCII: its links come before any
+    # base64 part (the HTML outside ASCII, the board picture), in whose letters a token could
+    # seem to appear. A text part in base64 itself has none there: then it is parsed.
+    encoded = body.find(b"base64")
+    end = len(body) if encoded < 0 else encoded
+    tokens = [regex.search(body, 0, end) for regex in TOKEN_RE]
     if not any(tokens):
         text = plain_text(raw).encode()
         tokens = [regex.search(text) for regex in TOKEN_RE]

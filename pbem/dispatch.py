@@ -34,6 +34,14 @@ def send_emails_later(outbox_ids: Iterable[int]) -> bool:
     return all([_enqueue("workers.tasks.send_emails", [outbox_id]) for outbox_id in outbox_ids])
 
 
+def render_pictures_later(outbox_ids: Iterable[int]) -> bool:
+    """Queue one `render_pictures` message per outbox row waiting for its board picture, on the
+    `pictures` queue (its own worker: rendering never runs on the path of a move); False if any
+    could not be queued (the sweep sends such rows, without the picture, when their wait is
+    over). In-process (embedded) the pictures are drawn right here, after the commit."""
+    return all([_enqueue("workers.tasks.render_pictures", [outbox_id]) for outbox_id in outbox_ids])
+
+
 def retry_email_later(outbox_id: int, countdown: int | None) -> bool:
     """Queue `send_email` for a row whose inline attempt failed, after the backoff delay.
 

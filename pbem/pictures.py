@@ -18,6 +18,7 @@ Pure apart from the renderer: no database, no clock, no I/O. A small in-process 
 from __future__ import annotations
 
 import importlib
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -66,6 +67,8 @@ def _renderer() -> Any:
                     raise RenderError(f"the SVG renderer is not installed: {exc}") from exc
                 vips.concurrency_set(1)
                 vips.cache_set_max(0)
+                # libvips reports every finished thread pool at INFO: two lines per picture.
+                logging.getLogger("pyvips").setLevel(logging.WARNING)
                 _vips = vips
     return _vips
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 import dataclasses
 import email
 import email.policy
+import email.utils
+import re
 import smtplib
 import socket
+import struct
 from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
+from types import SimpleNamespace
 from typing import ClassVar
 
 import pytest
@@ -289,3 +294,200 @@ def test_a_row_no_encoding_can_carry_is_undeliverable(app: Flask) -> None:
     row.text = "half a surrogate: \udcff"
     with pytest.raises(mail.Undeliverable, match="could not be written"):
         mail.message_bytes(row, "pbem@pbem.test")
+
+
+# --- the builder: the standard library's email package, any Unicode, the board picture -------
+
+
+def _row(**changes: object) -> SimpleNamespace:
+    """An outbox row as the sending worker reads it (the claim's columns)."""
+    row = SimpleNamespace(
+        id=41,
+        kind="turn",
+        to="bob@example.org",
+        subject="[pbem] GORami Ab3dEf6hIj9k: your turn (move 3)",
+        text="Hello Zoë,\n\nIt is your turn.\nhttps://pbem.test/play/abc\n",
+        html=f"<html><body><p>Hello Zoë,</p>{mail.BOARD_MARKER}<p>Your turn.</p></body></html>\n",
+        message_id="<Ab3dEf6hIj9k.0123456789ab@pbem.test>",
+        in_reply_to="<Ab3dEf6hIj9k@pbem.test>",
+        references="<Ab3dEf6hIj9k@pbem.test>",
+        reply_to="play+abcdefghijklmnopqrstuvwxyz234567@pbem.test",
+        list_unsubscribe="https://pbem.test/mail/tok.en-1_2",
+        created_at=datetime(2026, 12, 1, 9, 30, 5),
+        raw=None,
+        board_key=None,
+        board_png=None,
+        board_alt=None,
+    )
+    for name, value in changes.items():
+        setattr(row, name, value)
+    return row
+
+
+def _parse(raw: bytes) -> EmailMessage:
+    parsed = email.message_from_bytes(raw, policy=email.policy.SMTPUTF8)
+    assert isinstance(parsed, EmailMessage)
+    assert not parsed.defects and all(not part.defects for part in parsed.walk())
+    return parsed
+
+
+@pytest.fixture(scope="module")
+def board_png() -> bytes:
+    """A real picture of a board, as the picture worker draws it."""
+    from pbem import games, pictures
+
+    state = games.get("gorami").new(2, {"board": 16}, seed=3)
+    return pictures.board_png("gorami", state, 0, ["Zoë", "Bob"])
+
+
+@pytest.mark.parametrize(
+    ("mail_from", "to", "subject"),
+    [
+        ("Pbem Größe <pbem@pbem.test>", "jürgen@exämple.org", "[pbem] Zoë’s turn — 🎲 第3手"),
+        ('"Pbem, the \\"game\\" service" <pbem@pbem.test>', "bob@exämple.org", "[pbem] ok"),
+        ("pbem@pbem.test", "zoë@例え.テスト", "[pbem] " + "Ünïcödé " * 30),
+        ("Pbem <pbem@pbem.test>", "bob@example.org", "[pbem] " + "long words " * 40),
+    ],
+)
+def test_any_unicode_name_subject_and_address_survives(
+    mail_from: str, to: str, subject: str
+) -> None:
+    row = _row(to=to, subject=subject)
+    built = mail.envelope(row, mail_from)
+    message = _parse(built.message)
+    assert message["Subject"] == subject
+    assert message["To"] == mail.wire_address(to)
+    assert message["From"].addresses[0].display_name == email.utils.parseaddr(mail_from)[0]
+    assert message["Reply-To"] == row.reply_to and message["Message-ID"] == row.message_id
+    assert message["Date"].datetime == row.created_at.replace(tzinfo=UTC)
+    assert _content(message, "plain") == row.text
+    # SMTPUTF8 only when a local part is not ASCII; then UTF-8 in headers, never in bodies.
+    assert built.smtputf8 == (not to.partition("@")[0].isascii())
+    head, _, body = built.message.partition(b"\r\n\r\n")
+    assert body.isascii() and head.isascii() == (not built.smtputf8)
+    assert b"\n" not in built.message.replace(b"\r\n", b"")
+    assert max(len(line) for line in built.message.split(b"\r\n")) <= 998
+    # The same row gives the same bytes, whenever it is built.
+    assert mail.envelope(row, mail_from).message == built.message
+
+
+def test_every_header_and_one_click_unsubscribe(app: Flask) -> None:
+    message = _parse(mail.message_bytes(_row(), "pbem <pbem@pbem.test>"))
+    assert [name for name, _ in message.items()] == [
+        "From",
+        "To",
+        "Subject",
+        "Date",
+        "Message-ID",
+        "In-Reply-To",
+        "References",
+        "Reply-To",
+        "List-Unsubscribe",
+        "List-Unsubscribe-Post",
+        "Auto-Submitted",
+        "MIME-Version",
+        "Content-Type",
+    ]
+    assert message["List-Unsubscribe"] == "<https://pbem.test/mail/tok.en-1_2>"
+    assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert message["Auto-Submitted"] == "auto-generated"
+    # RFC 8058 one-click is for HTTPS only; mail about no game has neither header.
+    plain_http = _parse(
+        mail.message_bytes(_row(list_unsubscribe="http://x.test/mail/t"), "p@x.test")
+    )
+    assert plain_http["List-Unsubscribe"] == "<http://x.test/mail/t>"
+    assert plain_http["List-Unsubscribe-Post"] is None
+    none = _parse(mail.message_bytes(_row(list_unsubscribe=None, reply_to=None), "p@x.test"))
+    assert none["List-Unsubscribe"] is None and none["Reply-To"] is None
+
+
+@pytest.mark.parametrize(
+    "link", ["https://pbem.test/mail/a b", "https://pbem.test/mail/a>b", "javascript:alert(1)"]
+)
+def test_an_unsubscribe_link_that_would_break_its_header_is_refused(link: str) -> None:
+    with pytest.raises(mail.Undeliverable, match="unsubscribe link"):
+        mail.message_bytes(_row(list_unsubscribe=link), "p@x.test")
+
+
+def test_the_board_goes_inline_in_multipart_related(board_png: bytes) -> None:
+    alt = 'GORami board: Zoë "Z" <b> to move & more'
+    row = _row(board_key="g/3/0", board_png=board_png, board_alt=alt)
+    raw = mail.message_bytes(row, "pbem <pbem@pbem.test>")
+    message = _parse(raw)
+    assert [p.get_content_type() for p in message.walk()] == [
+        "multipart/alternative",
+        "text/plain",
+        "multipart/related",
+        "text/html",
+        "image/png",
+    ]
+    related = message.get_payload()[1]
+    html_part, png_part = related.get_payload()
+    assert related.get_param("type") == "text/html"
+    assert png_part.get_content() == board_png
+    assert png_part["Content-Disposition"].startswith("inline")
+    content_id = png_part["Content-ID"].strip("<>")
+    page = html_part.get_content()
+    assert mail.BOARD_MARKER not in page
+    (img,) = re.findall(r"<img [^>]*>", page)
+    assert f'src="cid:{content_id}"' in img
+    assert 'alt="GORami board: Zoë &quot;Z&quot; &lt;b&gt; to move &amp; more"' in img
+    width, height = struct.unpack(">II", board_png[16:24])
+    assert f'width="{width}" height="{height}"' in img and "max-width:100%" not in img
+    assert "width:100%" in img  # shrinks to a phone's column, never wider than drawn
+    assert page.index("Hello") < page.index("<img") < page.index("Your turn")
+    # Deterministic, picture and all.
+    assert mail.message_bytes(row, "pbem <pbem@pbem.test>") == raw
+
+
+def test_without_a_picture_the_marker_goes_and_nothing_is_related() -> None:
+    message = _parse(mail.message_bytes(_row(), "p@x.test"))
+    assert [p.get_content_type() for p in message.walk()] == [
+        "multipart/alternative",
+        "text/plain",
+        "text/html",
+    ]
+    page = _content(message, "html")
+    assert mail.BOARD_MARKER not in page and "<img" not in page
+
+
+def test_a_picture_without_a_marker_goes_at_the_end_of_the_body(board_png: bytes) -> None:
+    row = _row(html="<html><body><p>Result</p></body></html>", board_png=board_png, board_alt="b")
+    page = _content(_parse(mail.message_bytes(row, "p@x.test")), "html")
+    assert re.fullmatch(r"<html><body><p>Result</p><img [^>]+></body></html>\n?", page)
+
+
+def test_a_row_built_before_is_sent_as_stored() -> None:
+    config = dataclasses.replace(_bare_settings(), mail_from="pbem <pbem@pbem.test>")
+    first = mail.prepare(_row(), config, "bounce+x@pbem.test")
+    # The template changed since: the stored bytes still win.
+    stored = _row(raw=first.message, subject="[pbem] something else", text="changed")
+    again = mail.prepare(stored, config, "bounce+x@pbem.test")
+    assert again.message == first.message
+    assert (again.sender, again.recipient, again.smtputf8) == (
+        "bounce+x@pbem.test",
+        "bob@example.org",
+        False,
+    )
+
+
+def _bare_settings() -> Settings:
+    from pbem.config import load_settings
+
+    return load_settings({"PBEM_ENV": "test", "SECRET_KEY": "k" * 32, "PBEM_MAIL_PICTURES": "off"})
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("Hello,\nyour move.\n", "7bit"),
+        ("Hello Zoë,\nGORami · 16-cell board\n" + "a plain line\n" * 20, "quoted-printable"),
+        ("Привет, Дмитрий! Ваш ход.\n" * 10, "base64"),
+        ("x" * 1200 + "\n", "quoted-printable"),  # a line too long for 7bit
+    ],
+)
+def test_a_body_takes_the_shortest_faithful_encoding(text: str, encoding: str) -> None:
+    message = _parse(mail.message_bytes(_row(text=text), "p@x.test"))
+    part = message.get_body(("plain",))
+    assert part is not None and part["Content-Transfer-Encoding"] == encoding
+    assert _content(message, "plain") == text

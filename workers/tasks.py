@@ -9,10 +9,10 @@ from typing import Any
 from celery import Task, shared_task
 from celery_batches import Batches, SimpleRequest
 from flask import current_app
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from pbem import dispatch
-from pbem.domain import clock_task, delivery, moves
+from pbem.domain import board_pictures, clock_task, delivery, digest, moves
 from pbem.domain import sweep as sweeping
 from pbem.extensions import db, settings
 
@@ -87,8 +87,10 @@ def _apply(submission_ids: list[int]) -> list[int]:
         return [outbox_id for one in submission_ids for outbox_id in _apply([one])]
 
 
-def send_now(outbox_ids: list[int], requeue: bool = True) -> None:
-    """Send outbox rows from the current task; a row whose attempt fails goes to `send_email`.
+def send_now(outbox_ids: list[int], requeue: bool = True, render: bool = True) -> None:
+    """Send outbox rows from the current task; a row whose attempt fails goes to `send_email`,
+    one waiting for its board picture to `render_pictures` (unless `render` is False: the picture
+    task itself, whose rows left waiting go with the sweep when their wait is over).
 
     Every failure of a row is recorded on it (delivery.send_outboxes), so only the database can
     stop the batch. Then the rows not tried are queued once more if `requeue` (apply_move: its
@@ -107,6 +109,9 @@ def send_now(outbox_ids: list[int], requeue: bool = True) -> None:
         else:
             log.warning("outbox %s: not sent (%s); left to the sweep", _ids(outbox_ids), problem)
         return
+    waiting = [i for i, sent in deliveries.items() if sent.status == "waiting"]
+    if waiting and render:
+        dispatch.render_pictures_later(waiting)
     for outbox_id, sent in deliveries.items():
         if sent.status == "retry":
             log.warning(
@@ -144,11 +149,57 @@ def send_email(self: Task, outbox_id: int) -> None:
         problem = " ".join(str(exc).split())[:200]
         log.warning("outbox %s: not sent (%s); left to the sweep", outbox_id, problem)
         return
+    if outcome.status == "waiting":
+        dispatch.render_pictures_later([outbox_id])
     if outcome.status == "retry" and not self.request.is_eager:
         # Celery logs the retry, one line; the reason is on the row (last_error).
         raise self.retry(countdown=outcome.retry_in)
     if outcome.status == "failed":
         log.warning("outbox %s: not sent, given up: %s", outbox_id, outcome.error)
+
+
+@shared_task(name="workers.tasks.render_pictures", base=AppContextBatches)
+def render_pictures(requests: list[SimpleRequest]) -> None:
+    """Draw the board pictures outbox rows wait for (one `render_pictures(outbox_id)` message
+    each), then send the rows: each picture once, stored in `pictures`, its rows sent as soon as
+    it is there. Runs on the `pictures` queue, consumed by a worker of its own (the Procfile's
+    `picture`), so no move waits behind a drawing. A row whose picture cannot be drawn goes
+    without it; one whose wait is over, or that another task sent meanwhile, is sent as it is or
+    skipped (delivery.send_outboxes decides)."""
+    outbox_ids = sorted({int(request.args[0]) for request in requests})
+    try:
+        wanted = board_pictures.waiting(outbox_ids)
+    except SQLAlchemyError as exc:
+        db.session.rollback()
+        problem = " ".join(str(exc).split())[:200]
+        log.warning(
+            "pictures for outbox %s: not drawn (%s); left to the sweep", _ids(outbox_ids), problem
+        )
+        return
+    done: set[int] = set()
+    drawn: list[board_pictures.Rendered] = []
+    for key, waiting_ids in wanted.items():
+        try:
+            drawn.append(board_pictures.render(key))
+        except SQLAlchemyError as exc:
+            db.session.rollback()
+            problem = " ".join(str(exc).split())[:200]
+            log.warning("picture %s: not stored (%s); its emails wait for the sweep", key, problem)
+            continue
+        send_now(waiting_ids, requeue=False, render=False)
+        done.update(waiting_ids)
+    rest = [outbox_id for outbox_id in outbox_ids if outbox_id not in done]
+    if rest:
+        # Rows whose picture was there already, failed before, or whose wait is over.
+        send_now(rest, requeue=False, render=False)
+    if drawn:
+        log.info(
+            "pictures: drew %d (%d failed) in %.0f ms of CPU for %d emails",
+            len(drawn),
+            sum(not one.ok for one in drawn),
+            1000 * sum(one.seconds for one in drawn),
+            len(outbox_ids),
+        )
 
 
 @shared_task(name="workers.tasks.sweep")
@@ -179,3 +230,14 @@ def clock() -> None:
         dispatch.send_emails_later(report.outbox_ids)
     if report.timeouts or report.reminders or report.downtime_seconds or report.cancelled:
         log.info("clock: %s", report.summary())
+
+
+@shared_task(name="workers.tasks.digest")
+def send_digests() -> None:
+    """The daily digests due now (`pbem.domain.digest`): one email a day to each player who chose
+    it, at their hour; then send them."""
+    report = digest.run_digest(settings())
+    if report.outbox_ids:
+        dispatch.send_emails_later(report.outbox_ids)
+    if report.due:
+        log.info("digest: %s", report.summary())

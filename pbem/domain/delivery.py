@@ -1,5 +1,8 @@
-"""Sending the outbox: each row claimed, transmitted at most once, and marked sent; a failed
-attempt recorded on its row and scheduled again with backoff, or given up when it cannot pass."""
+"""Sending the outbox: each row claimed, built once (its bytes stored with the attempt),
+transmitted at most once from its own bounce address, and marked sent; a failed attempt recorded
+on its row and scheduled again with backoff, or given up when it cannot pass; an address the
+recipient's server refuses for good marked bouncing. A row waiting for its board picture is left
+to the picture task until the picture is there or the wait is over."""
 
 from __future__ import annotations
 
@@ -17,11 +20,12 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from pbem import mail
 from pbem.config import Settings
-from pbem.domain import letters
+from pbem.domain import bounces, letters
 from pbem.domain.outbox import write_letters
 from pbem.domain.views import GameFacts
 from pbem.extensions import db
-from pbem.models import FAILED, PENDING, SENT, Game, OutboxMessage, Player, utcnow
+from pbem.mailin.tokens import bounce_address
+from pbem.models import FAILED, PENDING, SENT, Game, OutboxMessage, Picture, Player, utcnow
 from pbem.pool import lost_connection
 
 log = logging.getLogger(__name__)
@@ -29,27 +33,37 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Delivery:
-    status: str  # sent, retry, failed, skipped
+    # sent, retry, failed, skipped, or waiting (for its picture: the picture task sends it)
+    status: str
     retry_in: int | None = None
     # Why the attempt failed, for the log: one line, short.
     error: str | None = field(default=None, compare=False)
 
 
-_OUTBOX_ROW = select(OutboxMessage.__table__).where(OutboxMessage.id == bindparam("outbox_id"))
+# The row with the picture it carries, if that is rendered (pbem.domain.board_pictures): one
+# statement for both. board_key is set once the picture's row exists, board_png None if its
+# rendering failed.
+_OUTBOX_ROW = (
+    select(
+        *OutboxMessage.__table__.columns,
+        Picture.key.label("board_key"),
+        Picture.png.label("board_png"),
+        Picture.alt.label("board_alt"),
+    )
+    .select_from(
+        OutboxMessage.__table__.outerjoin(Picture.__table__, Picture.key == OutboxMessage.picture)
+    )
+    .where(OutboxMessage.id == bindparam("outbox_id"))
+)
 # Another worker holding the row is sending it right now: leave it to them.
-_CLAIM_OUTBOX = _OUTBOX_ROW.with_for_update(skip_locked=True)
+_CLAIM_OUTBOX = _OUTBOX_ROW.with_for_update(of=OutboxMessage, skip_locked=True)
 # On PostgreSQL the claim also makes the transaction's commit skip the wait for the WAL flush, in
 # the same round trip (set_config(..., true) is SET LOCAL): a worker lost between the server's
 # 250 and the commit that marks the row sent sends the message again when the task comes back,
 # and not waiting for the disk shrinks that window to one round trip. The price is a resend after
 # a PostgreSQL crash in that instant: the same duplicate, with the same Message-ID.
-_CLAIM_OUTBOX_PG = (
-    select(
-        func.set_config("synchronous_commit", "off", True).label("commit_mode"),
-        *OutboxMessage.__table__.columns,
-    )
-    .where(OutboxMessage.id == bindparam("outbox_id"))
-    .with_for_update(of=OutboxMessage, skip_locked=True)
+_CLAIM_OUTBOX_PG = _CLAIM_OUTBOX.add_columns(
+    func.set_config("synchronous_commit", "off", True).label("commit_mode")
 )
 _UPDATE_OUTBOX = update(OutboxMessage).where(OutboxMessage.id == bindparam("outbox_id"))
 
@@ -65,11 +79,14 @@ def send_outboxes(
     """Transmit outbox rows one after another over one database connection and one SMTP session.
 
     For each row: 1. claim it (locked, SKIP LOCKED; a row another worker holds, or one no longer
-    pending, is skipped); 2. transmit it; 3. mark it sent and commit, right after the server
-    took it, so what was sent is recorded at once; or, when the attempt failed, whatever the
-    reason, record the failure on that row and go on with the next. Only database errors
+    pending, is skipped; one still waiting for its picture is left alone: "waiting"); 2. build
+    it, unless it was built before (`mail.prepare`); 3. transmit it, from its own bounce address
+    (VERP); 4. mark it sent and commit, with the bytes first built, right after the server took
+    it, so what was sent is recorded at once; or, when the attempt failed, whatever the reason,
+    record the failure (and the bytes) on that row and go on with the next. Only database errors
     propagate. An invitation that cannot be delivered writes a letter to the game's organiser,
-    sent here too.
+    and an address refused for good is marked bouncing (the letters that writes are sent here
+    too).
     """
     results: dict[int, Delivery] = {}
     todo = list(outbox_ids)
@@ -91,17 +108,32 @@ def _send_one(
     if row is None or row.status != PENDING:
         conn.rollback()
         return Delivery("skipped"), []
+    # With pictures turned off since the row was written it waits for nothing: no picture
+    # worker need run any more.
+    if config.mail.pictures and waits_for_picture(row, now):
+        conn.rollback()
+        return Delivery("waiting"), []
     attempts = row.attempts + 1
-    sent = {
+    try:
+        built = mail.prepare(row, config, bounce_address(config, row.id))
+    except SQLAlchemyError:
+        raise
+    except Exception as exc:
+        return _failed_attempt(conn, config, row, attempts, exc, now, None)
+    # Stored with the attempt's own UPDATE, the first time only: every later attempt sends it.
+    raw = built.message if row.raw is None else None
+    sent: dict[str, Any] = {
         "outbox_id": outbox_id,
         "status": SENT,
         "sent_at": now,
         "attempts": attempts,
         "last_error": None,
     }
+    if raw is not None:
+        sent["raw"] = raw
     lost: DBAPIError | None = None
     try:
-        with mail.delivering(row, config):
+        with mail.delivering(row, config, built):
             # Recorded as soon as the server took the message, before the session is closed.
             try:
                 conn.execute(_UPDATE_OUTBOX, sent)
@@ -115,11 +147,24 @@ def _send_one(
         raise
     except Exception as exc:
         # Anything else is this row's own failure: it must not stop the rows after it.
-        return _failed_attempt(conn, config, row, attempts, exc, now)
+        return _failed_attempt(conn, config, row, attempts, exc, now, raw)
     if lost is not None:
         conn.rollback()
         _record_sent_again(sent, lost)
     return Delivery("sent"), []
+
+
+def waits_for_picture(row: Any, now: datetime) -> bool:
+    """Whether the row is still waiting for its board picture: it carries one, was never built,
+    the picture is not rendered yet (no `pictures` row, not even a failure) and its wait
+    (`next_attempt_at`, PBEM_PICTURE_TIMEOUT_SECONDS after it was written) is not over."""
+    return (
+        row.picture is not None
+        and row.raw is None
+        and row.board_key is None
+        and row.attempts == 0
+        and now < row.next_attempt_at
+    )
 
 
 # How long a worker keeps trying to record a message the server took while the database was
@@ -165,12 +210,16 @@ def _failed_attempt(
     attempts: int,
     exc: Exception,
     now: datetime,
+    raw: bytes | None,
 ) -> tuple[Delivery, list[int]]:
-    """Record the failure and the next attempt first, and commit; only then anything else, so
-    that nothing after (the organiser's letter) can leave the row to be tried again at once."""
+    """Record the failure and the next attempt first, and commit (with the message's bytes when
+    this attempt built them); only then anything else, so that nothing after (marking the address
+    bouncing, the organiser's letter) can leave the row to be tried again at once."""
     permanent, reason = classify(exc)
     error = _one_line(f"{type(exc).__name__}: {reason}")
     changes: dict[str, Any] = {"attempts": attempts, "last_error": error[:LAST_ERROR_CHARS]}
+    if raw is not None:
+        changes["raw"] = raw
     if permanent or attempts >= config.mail_max_attempts:
         changes["status"] = FAILED
         delivery = Delivery("failed", error=error[:QUOTED_CHARS])
@@ -180,19 +229,54 @@ def _failed_attempt(
         delivery = Delivery("retry", delay, error=error[:QUOTED_CHARS])
     conn.execute(_UPDATE_OUTBOX, {"outbox_id": row.id, **changes})
     conn.commit()
+    written: list[int] = []
+    if permanent and refuses_recipient(exc):
+        written += _mark_bouncing(conn, config, row, reason)
     if delivery.status != "failed" or row.kind != "invite" or row.game_id is None:
-        return delivery, []
+        return delivery, written
     if not permanent:
         reason = f"no mail server took it after {attempts} tries (the last answer: {reason})"
     try:
-        return delivery, _tell_organiser(conn, config, row, reason)
+        return delivery, written + _tell_organiser(conn, config, row, reason)
     except SQLAlchemyError:
         raise
     except Exception:
         # The failure is recorded; a letter that cannot be written is not worth a loop.
         conn.rollback()
         log.exception("outbox %s: could not tell the organiser", row.id)
-        return delivery, []
+        return delivery, written
+
+
+def refuses_recipient(exc: BaseException) -> bool:
+    """Whether the recipient's server refused the address itself for good: 5xx to RCPT, or 5xx
+    to DATA with an enhanced status about the mailbox (5.1.x, RFC 3463: no such user or
+    domain). A 5xx about the content (5.7.x, a spam verdict) says nothing about the address."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        answers = list(exc.recipients.values())
+        return bool(answers) and all(code >= 500 for code, _ in answers)
+    if isinstance(exc, smtplib.SMTPDataError) and exc.smtp_code >= 500:
+        text = exc.smtp_error
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "replace")
+        return text.lstrip().startswith("5.1.")
+    return False
+
+
+def _mark_bouncing(conn: Connection, config: Settings, row: Any, reason: str) -> list[int]:
+    """Mark the address bouncing (pbem.domain.bounces): nothing more is written to it, and the
+    organisers of its games are told, but for an invitation, whose organiser `_tell_organiser`
+    tells. The ids of the letters written, to send in the same loop."""
+    try:
+        written = bounces.mark_bouncing(conn, config, row.id, reason, notify=row.kind != "invite")
+        conn.commit()
+    except SQLAlchemyError:
+        raise
+    except Exception:
+        # The failure is recorded; a bounce that cannot be recorded is not worth a loop.
+        conn.rollback()
+        log.exception("outbox %s: could not mark the address bouncing", row.id)
+        return []
+    return list(written)
 
 
 def classify(exc: BaseException) -> tuple[bool, str]:

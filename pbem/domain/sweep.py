@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select
 
 from pbem.config import Settings
 from pbem.extensions import db
@@ -19,8 +19,8 @@ class Sweep:
 
 
 def sweep(config: Settings, now: datetime | None = None, limit: int = 1000) -> Sweep:
-    """Pending submissions and due emails older than PBEM_SWEEP_SECONDS, for the caller to
-    enqueue again.
+    """Pending submissions and due emails older than PBEM_SWEEP_SECONDS, and emails whose wait
+    for their board picture is over, for the caller to enqueue again.
 
     Waiting PBEM_SWEEP_SECONDS first leaves fresh rows to the tasks already queued for them;
     enqueuing one again anyway is harmless because every task is idempotent.
@@ -35,7 +35,17 @@ def sweep(config: Settings, now: datetime | None = None, limit: int = 1000) -> S
     ).scalars()
     emails = db.session.execute(
         select(OutboxMessage.id)
-        .where(OutboxMessage.status == PENDING, OutboxMessage.next_attempt_at <= cutoff)
+        .where(
+            OutboxMessage.status == PENDING,
+            OutboxMessage.next_attempt_at <= now,
+            or_(
+                OutboxMessage.next_attempt_at <= cutoff,
+                # A row that waited for its board picture is due the moment its wait is over:
+                # no task is queued for that instant (the picture task sends it only if the
+                # picture comes in time), so it goes now, without the picture.
+                and_(OutboxMessage.picture.is_not(None), OutboxMessage.attempts == 0),
+            ),
+        )
         .order_by(OutboxMessage.id)
         .limit(limit)
     ).scalars()

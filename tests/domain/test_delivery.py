@@ -27,7 +27,7 @@ def test_failed_sends_back_off_then_succeed_once(
     sent: list[int] = []
 
     @contextmanager
-    def down(row: OutboxMessage, settings: object) -> Iterator[None]:
+    def down(row: OutboxMessage, settings: object, built: object = None) -> Iterator[None]:
         raise smtplib.SMTPServerDisconnected("connection refused")
         yield
 
@@ -41,7 +41,7 @@ def test_failed_sends_back_off_then_succeed_once(
     assert "connection refused" in (row.last_error or "")
 
     @contextmanager
-    def up(row: OutboxMessage, settings: object) -> Iterator[None]:
+    def up(row: OutboxMessage, settings: object, built: object = None) -> Iterator[None]:
         sent.append(row.id)
         yield
 
@@ -56,7 +56,7 @@ def test_sending_gives_up_after_max_attempts(app: Flask, monkeypatch: pytest.Mon
     row_id = starting.create_game(config, "countdown", {}, EMAILS).outbox_ids[0]
 
     @contextmanager
-    def down(row: OutboxMessage, settings: object) -> Iterator[None]:
+    def down(row: OutboxMessage, settings: object, built: object = None) -> Iterator[None]:
         raise OSError("no route")
         yield
 

@@ -26,6 +26,11 @@ from tests.support.pg import server_available  # noqa: E402
 from tests.support.redis_server import redis_binary  # noqa: E402
 from tests.support.stack import Stack  # noqa: E402
 
+# Board pictures off, as in the fast tests, for every stack but test_it_pictures' (which runs the
+# picture worker, picture_stack.PictureStack): these tests time emails, and with pictures on a
+# turn email waits up to PBEM_PICTURE_TIMEOUT_SECONDS for a picture worker they do not run.
+NO_PICTURES = {"PBEM_MAIL_PICTURES": "off"}
+
 
 def _why_not_runnable() -> str | None:
     """A reason to skip, only when the servers are truly not installed here."""
@@ -55,7 +60,7 @@ def stack_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     reason = _why_not_runnable()
     if reason is not None:
         missing(reason)
-    stack = Stack(log_dir=tmp_path_factory.mktemp("stack"))
+    stack = Stack(log_dir=tmp_path_factory.mktemp("stack"), extra_env=NO_PICTURES)
     try:
         stack.start()
         yield stack

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from tests.integration.conftest import NO_PICTURES
 from tests.support.flow import GameFlow, addresses
 from tests.support.procs import wait_until
 from tests.support.stack import Stack, _bin
@@ -33,7 +34,7 @@ SECONDS_PER_MOVE = 8.64  # days:0.0001
 def clocks(stack_session: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """A stack of its own (the session's has no clocks of seconds), beside the session's."""
     del stack_session  # only for its check that PostgreSQL and Redis are here
-    stack = Stack(log_dir=tmp_path_factory.mktemp("clocks"), extra_env=CLOCK_ENV)
+    stack = Stack(log_dir=tmp_path_factory.mktemp("clocks"), extra_env=CLOCK_ENV | NO_PICTURES)
     with stack:
         stack.start()
         yield stack

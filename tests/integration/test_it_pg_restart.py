@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from tests.integration.conftest import NO_PICTURES
 from tests.support import procs
 from tests.support.flow import addresses, token_of
 from tests.support.http import Http, Response
@@ -77,7 +78,7 @@ def own_stack(cluster: PrivateCluster, tmp_path_factory: pytest.TempPathFactory)
         database_url=cluster.url,
         log_dir=tmp_path_factory.mktemp("stack"),
         worker_concurrency=1,
-        extra_env={"PBEM_RATE_LIMITS": "off"},
+        extra_env={"PBEM_RATE_LIMITS": "off", **NO_PICTURES},
     )
     with stack:
         yield stack

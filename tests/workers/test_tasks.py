@@ -175,3 +175,37 @@ def test_the_sweep_deletes_games_nobody_confirmed_within_a_week(app: Flask) -> N
     db.session.expire_all()
     assert db.session.get(Game, old.game_id) is None
     assert db.session.get(Game, new.game_id) is not None
+
+
+def test_rows_waiting_for_their_picture_go_to_the_picture_queue(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app.extensions["celery"].conf.task_always_eager = False
+    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: [7, 8])
+    results = {7: Delivery("waiting"), 8: Delivery("sent")}
+    monkeypatch.setattr(delivery, "send_outboxes", lambda config, ids: {i: results[i] for i in ids})
+    published: list[tuple[object, ...]] = []
+
+    def publish(self: object, *args: object, **kwargs: object) -> None:
+        published.append((kwargs.get("routing_key"), kwargs.get("exchange"), args))
+
+    from kombu import Producer
+
+    monkeypatch.setattr(Producer, "publish", publish)
+    tasks.apply_move.run(batch(5))
+    (routing_key, _, _) = published[0]
+    assert len(published) == 1 and routing_key == "pictures"
+
+
+def test_the_picture_task_never_queues_itself_again(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows still waiting after it ran (their picture could not be stored) are the sweep's: in
+    process, queuing them again would call the task from itself without end."""
+    monkeypatch.setattr(
+        delivery, "send_outboxes", lambda config, ids: {i: Delivery("waiting") for i in ids}
+    )
+    queued = []
+    monkeypatch.setattr(tasks.render_pictures, "apply_async", lambda *a, **k: queued.append(a))
+    tasks.render_pictures.run(batch(3, 4))
+    assert queued == []

@@ -1,0 +1,141 @@
+"""Board pictures for mail: each rendered once, off the path of a move, and kept.
+
+A turn, reminder or result email names the picture it carries (`OutboxMessage.picture`, the key
+"<game id>/<ply>/<seat>") and waits for it until its `next_attempt_at`. Sending leaves such a row
+alone while the picture is missing (`delivery.waits_for_picture`) and hands it to the
+`render_pictures` task, which runs on a queue and worker of its own (`workers.tasks`): it renders
+every missing picture here, stores it in the `pictures` table (the PNG and its alt text, or why
+it could not be drawn) and then sends the rows. A row whose picture failed goes without it; one
+whose wait ran out is sent without it by the sweep.
+
+The `pictures` table is the cache across processes (a reminder at the same ply finds its picture
+there); `pbem.pictures` keeps a small one in each process.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, bindparam, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
+
+from pbem import pictures
+from pbem.domain import views
+from pbem.extensions import db
+from pbem.models import PENDING, Game, OutboxMessage, Picture, utcnow
+
+log = logging.getLogger(__name__)
+
+# How much of a rendering failure the `pictures` row keeps.
+ERROR_CHARS = 500
+
+# Rows still waiting for a picture nobody has rendered (no `pictures` row, not even a failure).
+_WAITING = (
+    select(OutboxMessage.id, OutboxMessage.picture)
+    .select_from(
+        OutboxMessage.__table__.outerjoin(Picture.__table__, Picture.key == OutboxMessage.picture)
+    )
+    .where(
+        OutboxMessage.id.in_(bindparam("outbox_ids", expanding=True)),
+        OutboxMessage.status == PENDING,
+        OutboxMessage.picture.is_not(None),
+        OutboxMessage.raw.is_(None),
+        OutboxMessage.next_attempt_at > bindparam("now"),
+        Picture.key.is_(None),
+    )
+    .order_by(OutboxMessage.id)
+)
+
+
+def waiting(outbox_ids: Sequence[int], now: datetime | None = None) -> dict[str, list[int]]:
+    """The pictures the rows still wait for: key -> the ids of the rows waiting for it. A row
+    already sent, whose picture is there (or failed), or whose wait is over needs none."""
+    if not outbox_ids:
+        return {}
+    found: dict[str, list[int]] = {}
+    with db.engine.connect() as conn:
+        params = {"outbox_ids": sorted(set(outbox_ids)), "now": now or utcnow()}
+        for row in conn.execute(_WAITING, params):
+            found.setdefault(row.picture, []).append(row.id)
+    return found
+
+
+@dataclass(frozen=True)
+class Rendered:
+    key: str
+    ok: bool  # False: the rows go without a picture, `error` says why
+    error: str | None = None
+    seconds: float = 0.0  # CPU time this process spent drawing it
+
+
+def parse_key(key: str) -> tuple[str, int, int]:
+    """(game id, ply, seat) of a picture key "<game id>/<ply>/<seat>"; ValueError otherwise."""
+    game_id, ply, seat = key.split("/")
+    if not game_id or not ply.isdigit() or not seat.isdigit():
+        raise ValueError(f"a picture key is <game>/<ply>/<seat>, not {key!r}")
+    return game_id, int(ply), int(seat)
+
+
+def render(key: str) -> Rendered:
+    """Draw the picture `key` names and store it (committed); a failure is stored too, so the
+    emails waiting for it go without it. Database errors propagate."""
+    started = time.process_time()
+    png: bytes | None = None
+    alt = ""
+    error: str | None = None
+    try:
+        png, alt = _draw(key)
+    except SQLAlchemyError:
+        raise
+    except pictures.RenderError as exc:
+        error = str(exc)
+    except Exception as exc:
+        # An engine that cannot draw this position must not hold its emails back.
+        log.exception("picture %s could not be drawn", key)
+        error = f"{type(exc).__name__}: {exc}"
+    finally:
+        db.session.rollback()
+    seconds = time.process_time() - started
+    if error is not None:
+        log.warning("picture %s: %s; its emails go without it", key, error)
+    with db.engine.connect() as conn:
+        _store(conn, key, png, alt, error[:ERROR_CHARS] if error else None)
+        conn.commit()
+    return Rendered(key, error is None, error, seconds)
+
+
+def _draw(key: str) -> tuple[bytes, str]:
+    """The PNG and alt text of the board after `ply` moves, from `seat`'s side, the last turn
+    marked, the players named as everywhere else (views.names)."""
+    game_id, ply, seat = parse_key(key)
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise LookupError(f"game {game_id} does not exist")
+    if not 0 <= seat < len(game.seats):
+        raise LookupError(f"game {game_id} has no seat {seat}")
+    # The game row holds the latest position: the usual case, since the picture is drawn right
+    # after the move. A later move means replaying the record up to `ply`.
+    state = views.load_state(game) if ply == game.ply else None
+    if state is None and ply <= game.ply:
+        state = views.position_after(game, ply)
+    if state is None:
+        raise LookupError(f"game {game_id} has no position after {ply} moves")
+    names = views.names(game)
+    png = pictures.board_png(game.engine, state, seat, names, game_id=game.id)
+    return png, pictures.alt_text(game.engine, state, seat, names)
+
+
+def _store(conn: Connection, key: str, png: bytes | None, alt: str, error: str | None) -> None:
+    """Insert the picture's row; one already there (another worker drew it too) is kept."""
+    values = {"key": key, "png": png, "alt": alt, "error": error, "created_at": utcnow()}
+    if conn.dialect.name == "postgresql":
+        conn.execute(postgresql.insert(Picture).values(values).on_conflict_do_nothing())
+    elif conn.dialect.name == "sqlite":
+        conn.execute(sqlite.insert(Picture).values(values).on_conflict_do_nothing())
+    else:  # pragma: no cover - pbem runs on PostgreSQL or SQLite
+        conn.execute(insert(Picture).values(values))

@@ -1,0 +1,249 @@
+"""Board pictures in mail: a turn email waits for its picture, which the picture task draws once
+(from the reader's seat, at the email's ply) and keeps; it goes without it when drawing fails or
+its wait is over, and the sweep sends it then. Embedded, pictures are drawn in-process after the
+commit."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from pbem import pictures
+from pbem.domain import board_pictures, delivery, views
+from pbem.domain import sweep as sweeping
+from pbem.extensions import db, settings
+from pbem.models import PENDING, SENT, Game, OutboxMessage, Picture, utcnow
+from tests.conftest import make_app
+from tests.domain.flow import mails, start
+from workers import tasks
+
+GORAMI = ("gorami", {"board": 16})
+
+
+@pytest.fixture
+def picture_app(tmp_path: Path, countdown_engine: None) -> Iterator[Flask]:
+    app = make_app(tmp_path, PBEM_MAIL_PICTURES="on")
+    with app.app_context():
+        db.create_all()
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+
+
+def _game() -> Game:
+    game = start(*GORAMI)
+    db.session.expire_all()
+    return game
+
+
+def _move(game: Game) -> int:
+    """Play the first legal move from the domain, leaving its emails unsent; the turn row's id."""
+    from pbem.domain import moves
+
+    db.session.refresh(game)
+    state = views.load_state(game)
+    assert state is not None
+    seat = game.seats[game.to_move]
+    submission = moves.submit_move(seat, state.legal_moves()[0], game.ply)
+    written = moves.apply_moves(settings(), [submission])
+    (turn,) = [i for i in written if _row(i).kind == "turn"]
+    return turn
+
+
+def _row(outbox_id: int) -> OutboxMessage:
+    db.session.expire_all()
+    row = db.session.get(OutboxMessage, outbox_id)
+    assert row is not None
+    return row
+
+
+def _sent_message(tmp_path: Path, row: OutboxMessage) -> email.message.EmailMessage:
+    (path,) = (tmp_path / "outbox").glob(f"*-{row.id:07d}-*.eml")
+    assert path.read_bytes() == row.raw  # the file holds the bytes the row keeps
+    parsed = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(parsed, email.message.EmailMessage)
+    return parsed
+
+
+def _has_board(message: email.message.EmailMessage) -> bool:
+    return any(part.get_content_type() == "image/png" for part in message.walk())
+
+
+def test_a_moves_turn_email_arrives_with_its_board_drawn_in_process(
+    picture_app: Flask, tmp_path: Path
+) -> None:
+    from tests.domain.flow import play
+
+    game = _game()
+    state = views.load_state(game)
+    assert state is not None
+    play(game, state.legal_moves()[0])
+    turn = [m for m in mails(kind="turn") if m.picture == f"{game.id}/1/{game.to_move}"]
+    (row,) = turn
+    assert row.status == SENT and row.raw is not None
+    assert _has_board(_sent_message(tmp_path, row))
+    stored = db.session.get(Picture, row.picture)
+    assert stored is not None and stored.error is None and stored.png is not None
+    assert stored.png.startswith(pictures.PNG_SIGNATURE) and stored.png in _images(row.raw)
+    assert "GORami board after move 1" in stored.alt
+
+
+def _images(raw: bytes) -> list[bytes]:
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    return [p.get_content() for p in parsed.walk() if p.get_content_type() == "image/png"]
+
+
+def test_a_row_waits_for_its_picture_then_goes_with_it(picture_app: Flask) -> None:
+    game = _game()
+    row_id = _move(game)
+    row = _row(row_id)
+    assert row.picture and row.next_attempt_at > utcnow()
+    assert delivery.send_outbox(settings(), row_id).status == "waiting"
+    row = _row(row_id)
+    assert (row.status, row.attempts, row.raw) == (PENDING, 0, None)
+
+    assert board_pictures.waiting([row_id]) == {row.picture: [row_id]}
+    drawn = board_pictures.render(row.picture)
+    assert drawn.ok and drawn.seconds > 0
+    assert board_pictures.waiting([row_id]) == {}
+    assert delivery.send_outbox(settings(), row_id).status == "sent"
+    png = db.session.get(Picture, row.picture).png  # type: ignore[union-attr]
+    assert _images(_row(row_id).raw or b"") == [png]
+
+
+def test_a_picture_is_drawn_from_the_readers_seat_at_the_emails_ply(picture_app: Flask) -> None:
+    game = _game()
+    first = _move(game)
+    _move(game)  # the game has moved on before the first picture is drawn
+    key = _row(first).picture
+    assert key is not None and key.split("/")[1] == "1"
+    board_pictures.render(key)
+    db.session.expire_all()
+    game = db.session.get(Game, game.id)
+    assert game is not None and game.ply == 2
+    seat = int(key.split("/")[2])
+    at_ply = views.position_after(game, 1)
+    assert at_ply is not None
+    expected = pictures.board_png(game.engine, at_ply, seat, views.names(game))
+    assert db.session.get(Picture, key).png == expected  # type: ignore[union-attr]
+
+
+def test_a_picture_that_cannot_be_drawn_lets_its_email_go_without_it(
+    picture_app: Flask, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = _game()
+    row_id = _move(game)
+    # The engine's drawing is one librsvg refuses: the renderer's own error.
+    monkeypatch.setattr(pictures, "board_svg", lambda *args, **kwargs: "<svg><unclosed")
+    tasks.render_pictures.run([_request(row_id)])
+    row = _row(row_id)
+    assert row.status == SENT
+    stored = db.session.get(Picture, row.picture)
+    assert (
+        stored is not None and stored.png is None and "could not be drawn" in (stored.error or "")
+    )
+    message = _sent_message(tmp_path, row)
+    assert not _has_board(message)
+    html = message.get_body(("html",))
+    assert html is not None and "<!-- pbem:board -->" not in html.get_content()
+
+
+def test_a_picture_for_a_game_that_is_gone_is_an_error_not_a_crash(picture_app: Flask) -> None:
+    drawn = board_pictures.render("nosuchgame00/3/1")
+    assert not drawn.ok and "does not exist" in (drawn.error or "")
+    assert db.session.get(Picture, "nosuchgame00/3/1").error  # type: ignore[union-attr]
+
+
+def test_a_row_whose_wait_is_over_goes_without_the_picture_and_the_sweep_sends_it(
+    picture_app: Flask, tmp_path: Path
+) -> None:
+    config = settings()
+    game = _game()
+    row_id = _move(game)
+    due = _row(row_id).next_attempt_at
+    assert due - _row(row_id).created_at == timedelta(seconds=config.mail.picture_timeout_seconds)
+    # Before its wait is over the sweep leaves it to the picture task; once it is, the sweep
+    # hands it back at once (not PBEM_SWEEP_SECONDS later, as it does a failed attempt).
+    assert row_id not in sweeping.sweep(config, due - timedelta(seconds=1)).outbox_ids
+    assert row_id in sweeping.sweep(config, due).outbox_ids
+    assert delivery.send_outbox(config, row_id, now=due).status == "sent"
+    row = _row(row_id)
+    assert not _has_board(_sent_message(tmp_path, row))
+    # Nobody drew it; a picture task arriving late draws nothing and sends nothing again.
+    assert db.session.get(Picture, row.picture) is None
+    tasks.render_pictures.run([_request(row_id)])
+    assert db.session.get(Picture, row.picture) is None
+    assert _row(row_id).attempts == 1
+
+
+def test_the_sweep_task_sends_a_row_whose_picture_never_came(
+    picture_app: Flask, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = _game()
+    row_id = _move(game)
+    due = _row(row_id).next_attempt_at
+    monkeypatch.setattr(sweeping, "utcnow", lambda: due)
+    monkeypatch.setattr(delivery, "utcnow", lambda: due)
+    tasks.sweep()
+    row = _row(row_id)
+    assert row.status == SENT and not _has_board(_sent_message(tmp_path, row))
+
+
+def test_a_reminder_at_the_same_ply_finds_its_picture_kept(picture_app: Flask) -> None:
+    game = _game()
+    row_id = _move(game)
+    key = _row(row_id).picture
+    assert key is not None
+    tasks.render_pictures.run([_request(row_id)])
+    assert _row(row_id).status == SENT
+    # Another email at the same ply and seat (a reminder) is sent at once, with the same picture.
+    later = OutboxMessage(
+        game_id=game.id,
+        kind="reminder",
+        to=_row(row_id).to,
+        subject="[pbem] reminder",
+        text="t",
+        html="<p>x</p><!-- pbem:board -->",
+        message_id="<reminder.1@pbem.test>",
+        picture=key,
+        next_attempt_at=utcnow() + timedelta(minutes=1),
+    )
+    db.session.add(later)
+    db.session.commit()
+    kept = db.session.execute(select(Picture.key, Picture.created_at)).all()
+    assert delivery.send_outbox(settings(), later.id).status == "sent"
+    assert _images(_row(later.id).raw or b"") == [db.session.get(Picture, key).png]  # type: ignore[union-attr]
+    assert db.session.execute(select(Picture.key, Picture.created_at)).all() == kept
+
+
+def test_pictures_go_to_a_queue_of_their_own(picture_app: Flask) -> None:
+    router = picture_app.extensions["celery"].amqp.router
+    assert router.route({}, "workers.tasks.render_pictures")["queue"].name == "pictures"
+    for other in ("apply_move", "send_emails", "send_email", "sweep", "clock"):
+        assert router.route({}, f"workers.tasks.{other}")["queue"].name == "celery"
+
+
+def _request(outbox_id: int) -> object:
+    from types import SimpleNamespace
+
+    return SimpleNamespace(args=[outbox_id], kwargs={})
+
+
+def test_with_pictures_turned_off_since_a_row_goes_at_once_without_one(
+    picture_app: Flask, tmp_path: Path
+) -> None:
+    import dataclasses
+
+    game = _game()
+    row_id = _move(game)
+    config = settings()
+    off = dataclasses.replace(config, mail=dataclasses.replace(config.mail, pictures=False))
+    assert delivery.send_outbox(off, row_id).status == "sent"
+    assert not _has_board(_sent_message(tmp_path, _row(row_id)))

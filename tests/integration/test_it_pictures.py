@@ -1,0 +1,134 @@
+"""Board pictures through the real stack: PostgreSQL, Redis, gunicorn, the move worker, the
+picture worker of the Procfile (`-Q pictures`) and an SMTP server. A move's email arrives with
+the PNG of the board, drawn by the picture worker, sent from its own bounce address with the
+bytes stored on its row; without the picture worker it arrives all the same, without the board,
+once its wait is over."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from pbem.config import load_settings
+from pbem.mailin.tokens import read_bounce_address
+from pbem.pictures import PNG_SIGNATURE
+from tests.integration.conftest import _why_not_runnable
+from tests.integration.picture_stack import PictureStack
+from tests.support import procs
+from tests.support.flow import GameFlow, token_of
+from tests.support.needs import missing
+from tests.support.smtp import Received
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]
+
+# How long a turn email waits for its picture here (60 s by default).
+PICTURE_TIMEOUT = 8
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PictureStack]:
+    reason = _why_not_runnable()
+    if reason is not None:
+        missing(reason)
+    stack = PictureStack(
+        log_dir=tmp_path_factory.mktemp("picture-stack"),
+        extra_env={"PBEM_PICTURE_TIMEOUT_SECONDS": str(PICTURE_TIMEOUT)},
+    )
+    try:
+        stack.start()
+        yield stack
+    except BaseException:
+        print(f"\n=== logs of the picture stack ===\n{stack.logs()}")
+        raise
+    finally:
+        stack.close()
+        procs.kill_all()
+
+
+def _board(mail: Received) -> bytes | None:
+    """The PNG the message shows in its HTML (checked to be the cid its <img> names)."""
+    pngs = [p for p in mail.message.walk() if p.get_content_type() == "image/png"]
+    if not pngs:
+        assert "cid:" not in mail.html
+        return None
+    (png,) = pngs
+    content_id = png["Content-ID"].strip("<>")
+    (img,) = re.findall(r"<img [^>]*>", mail.html)
+    assert f'src="cid:{content_id}"' in img and 'alt="' in img
+    data: bytes = png.get_content()
+    assert data.startswith(PNG_SIGNATURE)
+    return data
+
+
+def _check_sent_as_stored(stack: PictureStack, mail: Received) -> None:
+    """Sent from the row's own bounce address, with exactly the bytes stored on the row."""
+    outbox_id, raw = stack.db.query(
+        "select id, raw from outbox where message_id = %s", mail.message_id
+    )[0]
+    assert bytes(raw) == mail.raw
+    config = load_settings(stack.env)
+    assert read_bounce_address(config, mail.mail_from) == outbox_id
+    assert mail["From"].endswith("<pbem@pbem.test>") or mail["From"] == "pbem@pbem.test"
+
+
+def test_a_moves_email_arrives_with_the_board_drawn_by_the_picture_worker(
+    stack: PictureStack,
+) -> None:
+    flow = GameFlow(stack.http, stack.smtp, "gorami", {"board": 16}).start()
+    first = flow.turn_mail(0)
+    assert _board(first) is not None
+    _check_sent_as_stored(stack, first)
+
+    link = first.link("/play/")
+    assert link
+    moves = flow.legal(token_of(link))["moves"]
+    assert flow.post_move(link, moves[0], 0).status == 200
+    second = flow.turn_mail(1)
+    png = _board(second)
+    assert png is not None
+    _check_sent_as_stored(stack, second)
+    # Drawn once for each email, from its reader's seat, and kept: the game's start (the first
+    # player's turn and the other's "the game has started"), then the second player's turn.
+    kept = stack.db.query(
+        "select key, png, error from pictures where key like %s order by key", f"{flow.game_id}/%"
+    )
+    game = flow.game_id
+    assert [key for key, _, _ in kept] == [f"{game}/0/0", f"{game}/0/1", f"{game}/1/1"]
+    assert bytes(kept[2][1]) == png and kept[2][2] is None
+    # By the picture worker, which consumes the pictures queue only; never by the worker that
+    # applies moves, which does not consume it.
+    assert stack.picture_worker is not None
+    log = stack.picture_worker.log_tail(200_000)
+    assert (
+        "pictures: drew 1 (0 failed)" in log and ".> pictures " in log and ".> celery " not in log
+    )
+    for worker in stack.workers.values():
+        log = worker.log_tail(500_000)
+        assert "pictures: drew" not in log and ".> pictures " not in log
+
+
+def test_without_the_picture_worker_the_email_goes_without_the_board_once_its_wait_is_over(
+    stack: PictureStack,
+) -> None:
+    flow = GameFlow(stack.http, stack.smtp, "gorami", {"board": 16}).start()
+    first = flow.turn_mail(0)
+    assert stack.picture_worker is not None
+    stack.picture_worker.stop()
+    try:
+        link = first.link("/play/")
+        assert link
+        moves = flow.legal(token_of(link))["moves"]
+        posted = time.time()
+        assert flow.post_move(link, moves[0], 0).status == 200
+        second = flow.turn_mail(1)
+        assert second.accepted_at - posted >= PICTURE_TIMEOUT - 1
+        assert _board(second) is None and "<!-- pbem:board -->" not in second.html
+        _check_sent_as_stored(stack, second)
+    finally:
+        stack.start()
+    # The picture task queued meanwhile finds its email gone and draws nothing.
+    procs.wait_until(lambda: stack.queue_empty(), timeout=60, message="the queues to drain")
+    assert stack.db.query("select key from pictures where key = %s", f"{flow.game_id}/1/1") == []
