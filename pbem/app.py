@@ -20,6 +20,8 @@ from pbem.resources import migrations_dir, templates_dir
 
 TEMPLATES = templates_dir()
 MIGRATIONS = migrations_dir()
+# The Celery queue of the render_pictures task (the default queue, "celery", takes the rest).
+PICTURES_QUEUE = "pictures"
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
@@ -66,15 +68,18 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     celery_init_app(app)
 
-    from pbem.web import game_actions, ratelimits, register_blueprints
+    from pbem.web import game_actions, mail_settings, ratelimits, register_blueprints
 
     app.register_blueprint(game_actions.bp)
+    app.register_blueprint(mail_settings.bp)
     register_blueprints(app)
     ratelimits.init_app(app)
     return app
 
 
 def celery_config(settings: Settings) -> dict[str, Any]:
+    from pbem.domain.digest import PERIOD_SECONDS as DIGEST_PERIOD_SECONDS
+
     return {
         # Without Redis every task runs in-process when it is enqueued, which the service does
         # only after committing the rows the task reads.
@@ -84,6 +89,9 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_always_eager": settings.embedded_tasks,
         "task_eager_propagates": settings.env == "test",
         "task_ignore_result": True,
+        # Board pictures are drawn on a queue of their own, by a worker of their own (the
+        # Procfile's `picture`, `-Q pictures`): a drawing never delays a move or its email.
+        "task_routes": {"workers.tasks.render_pictures": {"queue": PICTURES_QUEUE}},
         # A task is acknowledged only when done, and redelivered if its worker dies: every task is
         # idempotent, so running one twice is harmless while losing one is not.
         "task_acks_late": True,
@@ -108,6 +116,11 @@ def celery_config(settings: Settings) -> dict[str, Any]:
                 "schedule": float(settings.clocks.period_seconds),
                 # A run that waited in the queue past the next one is not worth running.
                 "options": {"expires": float(settings.clocks.period_seconds)},
+            },
+            "digest": {
+                "task": "workers.tasks.digest",
+                "schedule": float(DIGEST_PERIOD_SECONDS),
+                "options": {"expires": float(DIGEST_PERIOD_SECONDS)},
             },
         },
         "beat_schedule_filename": str(settings.var_dir / "celerybeat-schedule"),

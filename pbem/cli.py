@@ -71,14 +71,17 @@ def _parser() -> argparse.ArgumentParser:
         "new-game",
         help="start a game and email the invitations",
         description="pbem new-game GAME [--clock CLOCK] [--weekends-free] [--option value ...] "
-        "EMAIL EMAIL... (the first address is the organiser's; everyone accepts through their "
-        "emailed link). CLOCK is none, days:N (N days per move) or "
+        "PLAYER PLAYER... (the first is the organiser; everyone accepts through their emailed "
+        "link). A PLAYER is an address, or a name and an address as a mail client writes them: "
+        "'Alice Smith <alice@example.org>' (quoted as one argument); the name is shown to the "
+        "other players until that player chooses their own, and never replaces a name they "
+        "chose. CLOCK is none, days:N (N days per move) or "
         "fischer:INITIAL+INCREMENT[/MAX] (days); the default is the service's "
         "(PBEM_DEFAULT_CLOCK, days:3). --weekends-free: Saturdays and Sundays (UTC) do not "
         "count. Every other --option is the game's.",
     )
     new_game.add_argument("game")
-    new_game.add_argument("rest", nargs=argparse.REMAINDER, metavar="[--option value] EMAIL")
+    new_game.add_argument("rest", nargs=argparse.REMAINDER, metavar="[--option value] PLAYER")
     new_game.set_defaults(run=_new_game)
 
     rotate = commands.add_parser(
@@ -108,6 +111,21 @@ def _parser() -> argparse.ArgumentParser:
         help="act as of this instant (e.g. 2026-12-03T18:00:00Z; no zone means UTC)",
     )
     clock.set_defaults(run=_clock)
+
+    digest = commands.add_parser(
+        "digest",
+        help="write the daily digests that are due, then send them",
+        description="Write the daily digest of every player who chose one and whose digest hour "
+        "(PBEM_DIGEST_HOUR in their time zone) has passed since their last, then send them. "
+        "The same code as the periodic task; running it twice sends nothing twice.",
+    )
+    digest.add_argument(
+        "--now",
+        metavar="ISO-8601",
+        type=_instant,
+        help="act as of this instant (e.g. 2026-12-03T07:00:00Z; no zone means UTC)",
+    )
+    digest.set_defaults(run=_digest)
 
     for name, helptext in (
         ("worker", "run a Celery worker (arguments go to `celery worker`)"),
@@ -166,9 +184,12 @@ def _serve(args: argparse.Namespace) -> int:
     app = _app()
     config = app.config["PBEM"]
     if config.embedded_tasks:
+        from pbem.domain.digest import PERIOD_SECONDS as DIGEST_PERIOD_SECONDS
+
         for task, interval in (
             ("sweep", config.sweep_seconds),
             ("clock", config.clocks.period_seconds),
+            ("digest", DIGEST_PERIOD_SECONDS),
         ):
             threading.Thread(
                 target=_every, args=(app, task, interval), daemon=True, name=task
@@ -222,9 +243,16 @@ def _new_game(args: argparse.Namespace) -> int:
     from pbem import dispatch
     from pbem.domain.clocks import ClockError, parse_clock
     from pbem.domain.errors import SetupError
+    from pbem.domain.names import parse_invitees
     from pbem.domain.starting import create_game
 
-    options, emails, service = _options_and_emails(args.rest)
+    options, players, service = _options_and_emails(args.rest)
+    try:
+        invitees = parse_invitees(players)
+    except SetupError as exc:
+        print(f"pbem new-game: {exc.message}", file=sys.stderr)
+        return 2
+    emails = [invitee.address for invitee in invitees]
     app = _app()
     config = app.config["PBEM"]
     try:
@@ -238,7 +266,14 @@ def _new_game(args: argparse.Namespace) -> int:
         return 2
     with app.app_context():
         try:
-            created = create_game(config, args.game, options, emails, clock=clock)
+            created = create_game(
+                config,
+                args.game,
+                options,
+                emails,
+                clock=clock,
+                names=[invitee.name for invitee in invitees],
+            )
         except SetupError as exc:
             print(f"pbem new-game: {exc.message}", file=sys.stderr)
             return 2
@@ -353,6 +388,19 @@ def _clock(args: argparse.Namespace) -> int:
         if report.outbox_ids and not dispatch.send_emails_later(report.outbox_ids):
             print("the mail queue is unreachable; the sweep will send the mail", file=sys.stderr)
     print(f"clock: {report.summary()}")
+    return 0
+
+
+def _digest(args: argparse.Namespace) -> int:
+    from pbem import dispatch
+    from pbem.domain.digest import run_digest
+
+    app = _app()
+    with app.app_context():
+        report = run_digest(app.config["PBEM"], now=args.now)
+        if report.outbox_ids and not dispatch.send_emails_later(report.outbox_ids):
+            print("the mail queue is unreachable; the sweep will send the mail", file=sys.stderr)
+    print(f"digest: {report.summary()}")
     return 0
 
 

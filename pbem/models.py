@@ -46,6 +46,7 @@ MAIL_PREFERENCES = (EVERY_TURN, DIGEST, NO_TURN_MAIL)
 
 
 _RUNNING_CLOCK = "status = 'running' AND deadline IS NOT NULL AND paused_at IS NULL"
+_RUNNING_UNCLOCKED = "status = 'running' AND deadline IS NULL"
 
 
 def utcnow() -> datetime:
@@ -129,6 +130,14 @@ class Game(Model):
             "confirmed_at",
             postgresql_where=text("status = 'inviting'"),
             sqlite_where=text("status = 'inviting'"),
+        ),
+        # The daily digest's look for games awaiting a player, among those without a clock
+        # (clocked ones are found through ix_games_running_deadline): finished games cost nothing.
+        Index(
+            "ix_games_running_unclocked",
+            "id",
+            postgresql_where=text(_RUNNING_UNCLOCKED),
+            sqlite_where=text(_RUNNING_UNCLOCKED),
         ),
     )
 

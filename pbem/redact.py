@@ -18,7 +18,7 @@ KEEP = 6
 MASK = "…"
 
 # The paths whose segment after the prefix is a token (pbem.web: play, invite, dashboard).
-TOKEN_PATHS = ("play", "invite", "me", "signin", "block")
+TOKEN_PATHS = ("play", "invite", "me", "signin", "block", "mail")
 
 _PATHS = "|".join(TOKEN_PATHS)
 _PATTERN = re.compile(

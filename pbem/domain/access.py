@@ -14,6 +14,7 @@ from sqlalchemy.orm import joinedload
 
 from pbem import links
 from pbem.config import Settings
+from pbem.domain import bounces
 from pbem.extensions import db
 from pbem.models import Player, Seat, new_nonce, utcnow
 
@@ -99,9 +100,11 @@ def signin_player(config: Settings, token: str) -> Player:
 
 
 def use_signin(config: Settings, token: str) -> str:
-    """Use up a sign-in link (its page's POST) and return a player link's token."""
+    """Use up a sign-in link (its page's POST) and return a player link's token. The link came
+    by mail to the player's address, so the address works: a bounce recorded on it is cleared."""
     player = signin_player(config, token)
     player.signin_nonce = None
+    bounces.clear_bounce(player)
     db.session.commit()
     return links.player_token(config.signing_key, player.id, player.nonce)
 

@@ -4,6 +4,9 @@
 both call it. What it will not do:
 
 - act on mail a program wrote (auto-replies, vacation notices, bounces, reports), or answer it;
+  the one exception is a delivery report sent to a message's own bounce address
+  (`bounce+<token>@`, VERP): a permanent failure marks that message's recipient as bouncing
+  (`pbem.domain.bounces`), and is never answered either;
 - answer mail without a genuine, current reply address (none, forged, or withdrawn by a link
   rotation), or whose From is not the seat's player's address. From can be forged, so such mail
   is dropped and logged, never answered: pbem must not mail whoever a forger names.
@@ -29,12 +32,12 @@ from sqlalchemy import bindparam, func, select
 
 from pbem import dispatch, games, models
 from pbem.config import Settings
-from pbem.domain import endings, letters, moves
+from pbem.domain import bounces, endings, letters, moves
 from pbem.domain.errors import ServiceError
 from pbem.domain.outbox import Letter, write_letters
-from pbem.domain.views import GameFacts, SeatInfo
+from pbem.domain.views import GameFacts, SeatInfo, seat_names
 from pbem.extensions import db
-from pbem.mailin import parse, tokens
+from pbem.mailin import dsn, parse, tokens
 from pbem.models import Game, OutboxMessage, Submission, utcnow
 
 log = logging.getLogger(__name__)
@@ -46,6 +49,7 @@ APPLIED = "applied"  # moves played (perhaps not all of them), answered
 REFUSED = "refused"  # nothing played, answered with the reason
 ANSWERED = "answered"  # the legal moves, as asked
 RESIGNED = "resigned"  # told by the result (or "left the game") email every seat gets
+BOUNCED = "bounced"  # a delivery report of a permanent failure: the address marked, unanswered
 
 LEGAL_SHOWN = 200  # legal moves listed in an answer; the rest are on the board
 ANSWERS_PER_HOUR = 10  # to one seat; what is asked beyond is still done, unanswered
@@ -89,6 +93,9 @@ def _handle(
     config: Settings, raw: bytes, recipients: Sequence[str], envelope_sender: str | None
 ) -> Outcome:
     reply = parse.read_message(raw)
+    bounce_to = _bounce_addresses(recipients, reply)
+    if bounce_to:
+        return _bounce(config, raw, bounce_to)
     if reply.intent == parse.AUTOMATIC:
         return Outcome(IGNORED, reply.why)
     if envelope_sender is not None and not envelope_sender.strip("<> "):
@@ -108,7 +115,8 @@ def _handle(
         detail = f"from {reply.sender or 'nobody'}, not the seat's player"
         return Outcome(DROPPED, detail, game_id, seat_index, ply)
     db.session.commit()  # ends the read; what follows commits on its own
-    names = [info.email for info in infos]
+    # How pages and mail call the players (never by address): the answer's sentences.
+    names = seat_names(_facts(game_id)[0], infos)
     if reply.intent == parse.UNREADABLE:
         refusal = f"pbem could not read a move in it: {reply.why}."
         ids = _answer(
@@ -120,6 +128,43 @@ def _handle(
     if reply.intent == parse.RESIGN:
         return _resign(config, seat, ply)
     return _play(config, seat, ply, list(reply.moves), names)
+
+
+# Where a bounce address may be besides the envelope: the headers an MTA sets on delivery.
+_BOUNCE_HEADERS = ("To", "Delivered-To", "X-Original-To")
+_BOUNCE_TOKENS_CHECKED = 8
+
+
+def _bounce_addresses(recipients: Sequence[str], reply: parse.Reply) -> list[str]:
+    """The bounce addresses (`bounce+…@`, genuine or not) the message was sent to."""
+    values = list(recipients)
+    for name, value in zip(parse.ADDRESS_HEADERS, reply.addresses, strict=False):
+        if name in _BOUNCE_HEADERS:
+            values.append(value)
+    return [m.group(0) for value in values for m in tokens.BOUNCE_RE.finditer(value)]
+
+
+def _bounce(config: Settings, raw: bytes, addresses: list[str]) -> Outcome:
+    """Mail to a bounce address: a delivery report of a permanent failure marks the recipient
+    of the message it reports on. Nothing here is ever answered: a forged address, mail that is
+    no delivery report (an auto-reply), a delay."""
+    outbox_id = None
+    for address in addresses[:_BOUNCE_TOKENS_CHECKED]:
+        outbox_id = tokens.read_bounce_address(config, address)
+        if outbox_id is not None:
+            break
+    if outbox_id is None:
+        return Outcome(DROPPED, "a bounce address with a forged token")
+    report = dsn.read_report(raw)
+    if report is None:
+        return Outcome(IGNORED, f"mail to the bounce address of outbox {outbox_id}, no report")
+    what = f"outbox {outbox_id}: {report.verdict} {report.status or '(no status)'}"
+    if not report.failed:
+        return Outcome(IGNORED, f"{what}, nothing recorded")
+    written = bounces.mark_bouncing(db.session.connection(), config, outbox_id, report.diagnostic)
+    db.session.commit()
+    dispatch.send_emails_later(written)
+    return Outcome(BOUNCED, f"{what}: {report.diagnostic}", outbox_ids=tuple(written))
 
 
 def _from_pbem(config: Settings, sender: str) -> bool:

@@ -1,5 +1,6 @@
 """The embedded default's way in for replies: an SMTP server (aiosmtpd) on loopback, started by
-`pbem serve --mail-in-port N`. A mail server in front relays the `play+…@` addresses to it;
+`pbem serve --mail-in-port N`. A mail server in front relays the `play+…@` addresses (replies)
+and the `bounce+…@` ones (delivery reports, `pbem.mailin.dsn`) to it;
 deployed, an MTA's pipe to `pbem mail-in` does the same job without a listening process.
 
 Each message is handled in a worker thread inside the app's context (the database is blocking
@@ -29,7 +30,8 @@ DATA_SIZE_LIMIT = 4 * 1024 * 1024
 
 
 class ReplyHandler:
-    """aiosmtpd's handler: takes the reply addresses only, and hands each message over."""
+    """aiosmtpd's handler: takes the reply and bounce addresses only, and hands each message
+    over."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -42,8 +44,8 @@ class ReplyHandler:
         address: str,
         rcpt_options: list[str],
     ) -> str:
-        if tokens.ADDRESS_RE.search(address) is None:
-            return "550 5.1.1 Not a pbem reply address"
+        if tokens.ADDRESS_RE.search(address) is None and tokens.BOUNCE_RE.search(address) is None:
+            return "550 5.1.1 Not a pbem reply or bounce address"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

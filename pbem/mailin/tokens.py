@@ -145,3 +145,41 @@ def find_reply_address(
             if found is not None:
                 return found
     return None
+
+
+# -- bounce addresses (VERP) ------------------------------------------------------------------
+
+BOUNCE_LOCAL_PART = "bounce"
+_BOUNCE_SALT = b"pbem.mailin.bounce.v1\x00"
+_OUTBOX_ID_BYTES = 6
+BOUNCE_RE = re.compile(rf"\b{BOUNCE_LOCAL_PART}\+([a-z2-7]{{{TOKEN_CHARS}}})@", re.IGNORECASE)
+
+
+def _bounce_mac(secret: str, outbox_id: int) -> bytes:
+    message = _BOUNCE_SALT + str(outbox_id).encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).digest()[:14]
+
+
+def bounce_address(config: Settings, outbox_id: int) -> str:
+    """The envelope sender of outbox row `outbox_id`: `bounce+<token>@<domain>`, where a bounce
+    of that one message comes back (VERP). The token is 32 characters of lowercase base32 over
+    the row id (6 bytes) and 14 bytes of HMAC, so a forged bounce cannot mark an address."""
+    raw = outbox_id.to_bytes(_OUTBOX_ID_BYTES, "big") + _bounce_mac(config.signing_key, outbox_id)
+    token = base64.b32encode(raw).decode().lower()
+    return f"{BOUNCE_LOCAL_PART}+{token}@{reply_domain(config)}"
+
+
+def read_bounce_address(config: Settings, address: str) -> int | None:
+    """The outbox row id a genuine bounce address names (`address` in any case, bare, in <>,
+    or inside a header value); None when there is none or it is forged."""
+    match = BOUNCE_RE.search(address)
+    if match is None:
+        return None
+    try:
+        raw = base64.b32decode(match.group(1).upper())
+    except (binascii.Error, ValueError):
+        return None
+    outbox_id = int.from_bytes(raw[:_OUTBOX_ID_BYTES], "big")
+    if not hmac.compare_digest(raw[_OUTBOX_ID_BYTES:], _bounce_mac(config.signing_key, outbox_id)):
+        return None
+    return outbox_id

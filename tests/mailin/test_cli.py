@@ -16,13 +16,17 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from sqlalchemy import select
 
 from pbem import cli
 from pbem.app import create_app
+from pbem.domain import views
 from pbem.extensions import db
+from pbem.mailin import tokens
 from pbem.mailin.listener import start_mail_in
-from pbem.models import Game
+from pbem.models import Game, Player
 from tests.domain.flow import mails, start
+from tests.mailin import dsns
 from tests.mailin import messages as m
 from tests.support.procs import LOOPBACK, free_port
 
@@ -85,6 +89,7 @@ def test_mail_in_plays_a_reply_from_stdin(
     game = start()
     player, _ = _turn(game)
     game_id, seat = game.id, game.to_move
+    name = views.names(game)[seat]  # how the answer calls the player, never by address
     db.session.commit()
     # The turn email as the player's client got it (saved as a file, embedded): its Reply-To.
     (saved,) = (env / "outbox").glob("*-turn.eml")
@@ -102,7 +107,7 @@ def test_mail_in_plays_a_reply_from_stdin(
     assert code == 0
     assert (
         out
-        == f"pbem mail-in: applied game {game_id} seat {seat} move 1: {player} took 2, leaving 8\n"
+        == f"pbem mail-in: applied game {game_id} seat {seat} move 1: {name} took 2, leaving 8\n"
     )
     assert out.count("\n") == 1
     assert _ply(game_id) == 1
@@ -120,6 +125,24 @@ def test_mail_in_ignores_robots_and_exits_0(
     code, out = _mail_in(monkeypatch, capsys, b"not a message at all")
     assert code == 0 and out.startswith("pbem mail-in: dropped:")
     assert _ply(game.id) == 0
+
+
+def test_mail_in_takes_a_delivery_report_at_a_bounce_address(
+    game_app: Flask, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start()
+    row = mails(to="bob@example.org")[-1]
+    bounce = tokens.bounce_address(game_app.config["PBEM"], row.id)
+    db.session.commit()
+    report = dsns.postfix(dsns.Returned(bounce, "bob@example.org"))
+    code, out = _mail_in(monkeypatch, capsys, report, bounce)
+    assert (code, out) == (
+        0,
+        f"pbem mail-in: bounced: outbox {row.id}: failed 5.1.1: 550 5.1.1 <bob@example.org>: "
+        "Recipient address rejected: User unknown in virtual mailbox table\n",
+    )
+    db.session.expire_all()
+    assert [letter.to for letter in mails(kind="bounced")] == ["alice@example.org"]
 
 
 def test_mail_in_reads_a_bounded_message_and_drains_the_rest(
@@ -191,6 +214,24 @@ def test_listener_takes_a_reply_over_smtp(app: Flask) -> None:
     db.session.expire_all()
     (answer,) = mails(to=player, kind="reply")
     assert answer.subject.endswith("your move was played")
+
+
+def test_listener_takes_a_delivery_report_at_a_bounce_address(app: Flask) -> None:
+    start()
+    row = mails(to="bob@example.org")[-1]
+    bounce = tokens.bounce_address(app.config["PBEM"], row.id)
+    db.session.commit()
+    port = free_port()
+    listener = start_mail_in(app, port)
+    try:
+        # As a mail server returns it: from the null sender, to the message's bounce address.
+        _send(port, "", bounce, dsns.exim(dsns.Returned(bounce, "bob@example.org")))
+    finally:
+        listener.stop()
+    db.session.expire_all()
+    bob = db.session.execute(select(Player).where(Player.email == "bob@example.org")).scalar_one()
+    assert bob.bounced_at is not None and "mailbox has been disabled" in (bob.bounce_reason or "")
+    assert [letter.to for letter in mails(kind="bounced")] == ["alice@example.org"]
 
 
 def test_serve_starts_the_listener_and_says_where(

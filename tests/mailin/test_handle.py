@@ -3,13 +3,14 @@ outbox row, a reply written to it as a client would, handled, the move played an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from pbem.domain import rotation
+from pbem.domain import rotation, views
 from pbem.extensions import db, settings
 from pbem.mailin import handle, tokens
 from pbem.mailin.handle import handle_message
@@ -25,6 +26,13 @@ def _turn_email(game: Game) -> tuple[str, m.Original]:
     row = mails(to=to, kind="turn")[-1]
     assert row.reply_to is not None
     return to, m.Original(row.reply_to, row.subject, row.message_id, row.text)
+
+
+def _name(game: Game, email: str) -> str:
+    """How pages and mail call the player of `email` in `game`."""
+    game = _game(game.id)
+    (seat,) = [s.seat for s in game.seats if s.player.email == email]
+    return views.names(game)[seat]
 
 
 def _answers(to: str) -> list[OutboxMessage]:
@@ -58,7 +66,7 @@ def test_a_reply_plays_the_move_and_is_answered(app: Flask, client: Client) -> N
     assert after.ply == 1 and after.state["pile"] == 8
     (answer,) = _answers(player)
     assert answer.subject == f"[pbem] Countdown {game.id}: your move was played"
-    assert f"{player} took 2, leaving 8" in answer.text
+    assert f"{_name(game, player)} took 2, leaving 8" in answer.text
     assert answer.game_id == game.id and answer.in_reply_to  # threaded under the game
     assert answer.reply_to is None  # no longer their turn
     # The next player's turn email has its own reply address.
@@ -119,8 +127,8 @@ def test_two_actions_of_one_turn_in_one_reply(app: Flask) -> None:
     )
     (answer,) = _answers(player)
     assert answer.subject.endswith("your moves were played")
-    assert f"{player} took 1, leaving 9" in answer.text
-    assert f"{player} took 2, leaving 7" in answer.text
+    assert f"{_name(game, player)} took 1, leaving 9" in answer.text
+    assert f"{_name(game, player)} took 2, leaving 7" in answer.text
 
 
 def test_one_action_then_the_second_by_replying_to_the_answer(app: Flask) -> None:
@@ -164,7 +172,8 @@ def test_moves_answers_with_the_legal_moves(app: Flask) -> None:
     (answer,) = _answers(player)
     assert answer.subject == f"[pbem] Countdown {game.id}: your legal moves (move 1)"
     assert "Your legal moves (move 1):\n  1, 2, 3" in answer.text
-    assert "<code>1</code>, <code>2</code>, <code>3</code>" in answer.html
+    # Each move in a <code> (however the template styles it).
+    assert re.search(r"<code[^>]*>1</code>, <code[^>]*>2</code>, <code[^>]*>3</code>", answer.html)
     assert _game(game.id).ply == 0
 
 

@@ -7,8 +7,9 @@ Create Date: 2026-12-01 05:00:00
 Players gain a display name, a mail preference (every turn, a daily digest, none) and a bounce
 mark; moves keep their sentence in words; outbox rows keep their one-click unsubscribe link, the
 picture they carry and the message's bytes as first built; `pictures` caches board pictures per
-game, ply and seat. Every new column is nullable or has a default: rows written before this
-revision read as before (no name: the seat's colour; every turn mailed; moves shown as notation).
+game, ply and seat; a partial index finds running games without a clock. Every new column is
+nullable or has a default: rows written before this revision read as before (no name: the seat's
+colour; every turn mailed; moves shown as notation).
 """
 
 import sqlalchemy as sa
@@ -37,6 +38,14 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("list_unsubscribe", sa.String(length=512), nullable=True))
         batch_op.add_column(sa.Column("picture", sa.String(length=80), nullable=True))
         batch_op.add_column(sa.Column("raw", sa.LargeBinary(), nullable=True))
+    op.create_index(
+        "ix_games_running_unclocked",
+        "games",
+        ["id"],
+        unique=False,
+        postgresql_where=sa.text("status = 'running' AND deadline IS NULL"),
+        sqlite_where=sa.text("status = 'running' AND deadline IS NULL"),
+    )
     op.create_table(
         "pictures",
         sa.Column("key", sa.String(length=80), nullable=False),
@@ -50,6 +59,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("pictures")
+    op.drop_index("ix_games_running_unclocked", table_name="games")
     with op.batch_alter_table("outbox", schema=None) as batch_op:
         batch_op.drop_column("raw")
         batch_op.drop_column("picture")

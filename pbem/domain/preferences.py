@@ -1,0 +1,84 @@
+"""Which turn mail a player wants: an email every turn (the default), one daily digest
+(`pbem.domain.digest`), or none. Invitations, sign-in links and game results go whatever they
+choose; the letters that depend on it say so with `Letter.wanted` (`pbem.domain.letters`).
+
+It is set on the dashboard and on the mail settings page (`/mail/<token>`), whose link every turn
+and digest email carries, also as its `List-Unsubscribe` header: a POST of
+`List-Unsubscribe=One-Click` there (RFC 8058) turns turn mail off without anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem import links
+from pbem.config import Settings
+from pbem.domain.errors import SetupError
+from pbem.extensions import db
+from pbem.games.base import shorten
+from pbem.models import DIGEST, EVERY_TURN, MAIL_PREFERENCES, NO_TURN_MAIL, Player
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str
+    meaning: str
+
+
+CHOICES = (
+    Choice(
+        EVERY_TURN,
+        "Every turn",
+        "An email each time it is your move, with the board; you can reply to it with your move.",
+    ),
+    Choice(
+        DIGEST,
+        "One daily digest",
+        "One email a day listing the games where it is your move, with their deadlines.",
+    ),
+    Choice(
+        NO_TURN_MAIL,
+        "No turn emails",
+        "No email about your turns: your games page shows where it is your move.",
+    ),
+)
+ALWAYS_SENT = "Invitations, sign-in links and the results of your games always come by email."
+LABELS = {choice.value: choice.label for choice in CHOICES}
+
+
+def mail_player(config: Settings, token: str) -> Player:
+    """The player a mail settings link names. Like the "never email me again" link it never
+    expires and is never withdrawn: a mail client keeps List-Unsubscribe as long as the email."""
+    claims = links.read_token(config.signing_key, token, links.MAIL, max_age_seconds=None)
+    player = db.session.get(Player, claims.player_id, populate_existing=True)
+    if player is None:
+        raise links.ForgedLink("This link names an address pbem does not know.")
+    return player
+
+
+def checked(value: str) -> str:
+    """A preference as a form sends it; SetupError naming the choices for anything else."""
+    choice = value.strip().lower()
+    if choice not in MAIL_PREFERENCES:
+        allowed = ", ".join(f"{c.value} ({c.label.lower()})" for c in CHOICES)
+        raise SetupError(f"{shorten(value)!r} is not a mail setting: choose one of {allowed}.")
+    return choice
+
+
+def set_preference(player: Player, value: str) -> str:
+    """Store the player's choice (`checked` first) and commit; returns it."""
+    choice = checked(value)
+    player.mail_preference = choice
+    db.session.commit()
+    return choice
+
+
+def unsubscribe(config: Settings, token: str) -> Player:
+    """RFC 8058's one-click unsubscribe: no more turn emails for the player the link names.
+    Doing it twice changes nothing more."""
+    player = mail_player(config, token)
+    if player.mail_preference != NO_TURN_MAIL:
+        player.mail_preference = NO_TURN_MAIL
+    db.session.commit()
+    return player
