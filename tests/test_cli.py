@@ -44,6 +44,61 @@ def test_new_game_refuses_bad_options_clearly(
     assert _games(env) == []
 
 
+def _names(tmp_path: Path) -> dict[str, str | None]:
+    engine = create_engine(f"sqlite:///{tmp_path / 'cli.db'}")
+    with engine.connect() as connection:
+        rows = connection.execute(text("select email, name from players")).all()
+    engine.dispose()
+    return {row[0]: row[1] for row in rows}
+
+
+def test_new_game_takes_players_as_name_and_address(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(
+        [
+            "new-game",
+            "countdown",
+            "Alice Smith <alice@example.org>",
+            '"Jones, Bob" <bob@example.org>',
+            "carol@example.org",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "invitations to alice@example.org, bob@example.org, carol@example.org" in out
+    assert _names(env) == {
+        "alice@example.org": "Alice Smith",
+        "bob@example.org": "Jones, Bob",
+        "carol@example.org": None,
+    }
+    # A second game's names never replace those the players have.
+    assert cli.main(["new-game", "countdown", "Al <alice@example.org>", "Dan <d@example.org>"]) == 0
+    assert _names(env)["alice@example.org"] == "Alice Smith"
+    assert _names(env)["d@example.org"] == "Dan"
+
+
+@pytest.mark.parametrize(
+    ("player", "reason"),
+    [
+        ("Alice <alice@example.org", "is not one player"),
+        ("Alice <alice@example.org>, Bob <bob@example.org>", "is not one player"),
+        ('"bob@example.org" <alice@example.org>', "must not carry an address"),
+        (f"{'A' * 41} <alice@example.org>", "at most 40 characters"),
+        ("Alice Smith", "is not an email address"),
+    ],
+)
+def test_new_game_refuses_a_player_it_cannot_read(
+    env: Path, capsys: pytest.CaptureFixture[str], player: str, reason: str
+) -> None:
+    assert cli.main(["new-game", "countdown", player, "b@example.org"]) == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("pbem new-game: ") and reason in last
+    # Nothing made: a player it cannot read is refused before the database is touched.
+    assert not (env / "cli.db").exists() or _games(env) == []
+    assert not list((env / "outbox").glob("*.eml"))
+
+
 def test_rotate_links(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cli.main(["new-game", "countdown", "a@example.org", "b@example.org"])
     game_id = capsys.readouterr().out.split()[1].rstrip(":")

@@ -37,7 +37,7 @@ from pbem.config import Settings
 from pbem.domain import endings, letters, turns, vacation
 from pbem.domain.moves import read_seats
 from pbem.domain.outbox import Letter, write_letters
-from pbem.domain.views import GameFacts
+from pbem.domain.views import GameFacts, seat_names
 from pbem.extensions import db
 from pbem.models import INVITING, RUNNING, ClockRun, Game, Seat, new_nonce, utcnow
 
@@ -199,7 +199,7 @@ def _send_reminders(config: Settings, now: datetime, batch: int, into: list[int]
             running = row.deadline is not None and row.deadline > now and row.paused_at is None
             if row.to_move is not None and running:
                 infos = seats[row.id]
-                who = [info.email for info in infos]
+                who = seat_names(row, infos)
                 facts = GameFacts(
                     row.id, row.engine, row.status, row.ply, row.to_move, row.thread_message_id
                 )
@@ -217,7 +217,9 @@ def _send_reminders(config: Settings, now: datetime, batch: int, into: list[int]
         conn.execute(update(Game).where(Game.id == bindparam("game_id")), changes)
         _write(conn, config, written, into)
         db.session.commit()
-        sent += len(written)
+        # Only the reminders written: a player on the digest or without turn mail, or whose
+        # mail bounces, gets none (Letter.wanted).
+        sent += sum(1 for letter in written if letter.wanted)
 
 
 def _time_out(config: Settings, now: datetime, batch: int, into: list[int]) -> int:
@@ -344,5 +346,6 @@ def _expire(
     if organiser is None:
         return len(untaken), None
     facts = GameFacts(row.id, row.engine, row.status, row.ply, row.to_move, row.thread_message_id)
-    invitees = [infos[s.seat].email for s in untaken]
+    who = seat_names(row, infos)
+    invitees = [who[s.seat] for s in untaken]
     return len(untaken), letters.expired(config, facts, organiser, invitees, cancel_at)

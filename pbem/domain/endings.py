@@ -33,7 +33,7 @@ from pbem.domain.moves import (
     read_seats,
 )
 from pbem.domain.outbox import Letter, write_letters
-from pbem.domain.views import GameFacts, recent_moves
+from pbem.domain.views import GameFacts, recent_moves, seat_names
 from pbem.extensions import db
 from pbem.games.base import display_name
 from pbem.models import (
@@ -212,7 +212,7 @@ def _finish(
     facts.status, facts.to_move, facts.outcome = FINISHED, None, outcome_json
     seats, _, _ = read_seats(conn, [game.row.id])
     infos = seats[game.row.id]
-    who = [info.email for info in infos]
+    who = seat_names(game.facts, infos)
     recent = recent_moves(conn, game.row.id, who)
     return letters.results(config, facts, infos, state, who, recent, outcome)
 
@@ -261,7 +261,7 @@ def _leave(
     )
     facts = game.facts
     facts.to_move = to_move
-    who = [info.email for info in infos]
+    who = seat_names(game.facts, infos)
     news = _left_words(who, seat, kind)
     recent = recent_moves(conn, game.row.id, who)
     written = [
@@ -358,7 +358,7 @@ def offer_draw(config: Settings, seat: links.SeatKey, now: datetime | None = Non
     other = 1 - seat.seat
     seats, _, _ = read_seats(conn, [game.row.id])
     infos = seats[game.row.id]
-    who = [info.email for info in infos]
+    who = seat_names(game.facts, infos)
     written = [letters.draw(config, game.facts, infos[other], who, seat.seat, "draw_offer")]
     return _commit_letters(conn, config, game.row.id, written)
 
@@ -387,7 +387,7 @@ def answer_draw(
     conn.execute(UPDATE_GAME, {"game_id": game.row.id, "draw_offered_by": None})
     seats, _, _ = read_seats(conn, [game.row.id])
     infos = seats[game.row.id]
-    who = [info.email for info in infos]
+    who = seat_names(game.facts, infos)
     written = [letters.draw(config, game.facts, infos[offered_by], who, seat.seat, "draw_declined")]
     return _commit_letters(conn, config, game.row.id, written)
 
@@ -480,7 +480,7 @@ def cancel_locked(
     )
     seats, _, _ = read_seats(conn, [game.row.id])
     infos = seats[game.row.id]
-    who = [info.email for info in infos]
+    who = seat_names(game.facts, infos)
     facts = game.facts
     facts.status, facts.to_move, facts.outcome = CANCELLED, None, outcome
     told = [

@@ -35,13 +35,18 @@ def _about(game: Game | GameFacts, seat: SeatInfo, kind: str, **context: Any) ->
 def _turn_mail(config: Settings, game: GameFacts, seat: SeatInfo, letter: Letter) -> Letter:
     """A turn or reminder email as the seat's player wants it: written only when they take every
     turn by mail, with the one-click unsubscribe link and, when pictures are on, the board."""
-    picture = f"{game.id}/{game.ply}/{seat.seat}" if config.mail.pictures else None
     return replace(
         letter,
         wanted=letter.wanted and seat.mail_preference == EVERY_TURN,
         list_unsubscribe=links.mail_settings_url(config, seat.player_id),
-        picture=picture,
+        picture=_picture_key(config, game, seat),
     )
+
+
+def _picture_key(config: Settings, game: GameFacts, seat: SeatInfo) -> str | None:
+    """The board picture of the seat's email (pbem.domain.board_pictures); None with pictures
+    off."""
+    return f"{game.id}/{game.ply}/{seat.seat}" if config.mail.pictures else None
 
 
 def _seat_links(config: Settings, seat: SeatInfo) -> dict[str, str]:
@@ -87,7 +92,8 @@ def started(
     config: Settings, game: GameFacts, seat: SeatInfo, state: games.State, who: list[str]
 ) -> Letter:
     pic = SeatPicture(game, seat, state, who)
-    return _about(game, seat, "started", pic=pic, **_seat_links(config, seat))
+    letter = _about(game, seat, "started", pic=pic, **_seat_links(config, seat))
+    return replace(letter, picture=_picture_key(config, game, seat))
 
 
 def turn(
@@ -149,7 +155,7 @@ def results(
                 outcome=outcome or state.outcome,
                 **_seat_links(config, seat),
             ),
-            picture=f"{game.id}/{game.ply}/{seat.seat}" if config.mail.pictures else None,
+            picture=_picture_key(config, game, seat),
         )
         for seat in seats
     ]
@@ -166,7 +172,8 @@ def signin(to: str, link: str) -> Letter:
 
 def new_player_link(config: Settings, player: Player) -> Letter:
     link = links.player_url(config, player.id, player.nonce)
-    return Letter(player.email, "signedout", None, {"link": link, "to": player.email})
+    context = {"link": link, "to": player.email, "name": player.name}
+    return Letter(player.email, "signedout", None, context)
 
 
 def undeliverable(

@@ -38,6 +38,8 @@ from pbem.domain.views import (
     GameFacts,
     SeatInfo,
     move_number,
+    said,
+    seat_names,
 )
 from pbem.extensions import db
 from pbem.models import (
@@ -257,6 +259,7 @@ _NUMBERED_MOVES = (
         Move.ply,
         Move.seat,
         Move.move,
+        Move.words,
         func.row_number().over(partition_by=Move.game_id, order_by=Move.ply.desc()).label("newest"),
     )
     .where(Move.game_id.in_(bindparam("game_ids", expanding=True)))
@@ -269,6 +272,7 @@ _RECENT_OF_GAMES = (
         _NUMBERED_MOVES.c.ply,
         _NUMBERED_MOVES.c.seat,
         _NUMBERED_MOVES.c.move,
+        _NUMBERED_MOVES.c.words,
     )
     .where(_NUMBERED_MOVES.c.newest < RECENT_MOVES)
     .order_by(_NUMBERED_MOVES.c.game_id, _NUMBERED_MOVES.c.ply)
@@ -305,6 +309,7 @@ class _Played:
     seat: int
     ply: int
     move: str
+    words: str  # the engine's sentence for it, seats as placeholders (Move.words)
     after: games.State
     submitted_at: datetime
     turn: turns.TurnClock  # the turn this move was made in
@@ -393,7 +398,8 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
                 raise
             if _late(row, game.turn):
                 raise OutOfTime("This move was stored after the turn's deadline.")
-            after = game.current().play(row.move)
+            # The sentence comes with the play: Move.words is stored without playing it twice.
+            after, words = game.current().play_described(row.move)
         except (ServiceError, games.MoveError) as exc:
             decided.append(_rejection(row.submission_id, str(exc)))
             continue
@@ -416,7 +422,15 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
         )
         played.append(
             _Played(
-                row.submission_id, facts, seat, game.ply, move, after, row.submitted_at, game.turn
+                row.submission_id,
+                facts,
+                seat,
+                game.ply,
+                move,
+                words,
+                after,
+                row.submitted_at,
+                game.turn,
             )
         )
         decided.append(
@@ -447,6 +461,7 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
                     "ply": p.ply,
                     "seat": p.seat,
                     "move": p.move,
+                    "words": p.words,
                     "submission_id": p.submission_id,
                     "created_at": now,
                 }
@@ -529,12 +544,17 @@ def _next_turns_and_letters(
         return []
     game_ids = sorted({p.game.id for p in tell})
     seats, seat_clocks, previous = read_seats(conn, game_ids)
-    recent: dict[str, list[tuple[int, int, str]]] = {}
-    for game_id, ply, seat, move in conn.execute(_RECENT_OF_GAMES, {"game_ids": game_ids}):
-        recent.setdefault(game_id, []).append((ply, seat, move))
+    recent: dict[str, list[tuple[int, int, str, str | None]]] = {}
+    for game_id, ply, seat, move, words in conn.execute(_RECENT_OF_GAMES, {"game_ids": game_ids}):
+        recent.setdefault(game_id, []).append((ply, seat, move, words))
     banks: list[dict[str, Any]] = []
     written: list[Letter] = []
-    for p in tell:
+    for p in played:
+        # Every move of the batch joins its game's list, the first action of a turn too.
+        moves = recent.setdefault(p.game.id, [])
+        moves.append((p.ply, p.seat, p.move, p.words))
+        if not p.ends_turn:
+            continue
         game = playing[p.game.id]
         game_seats, game_clocks = seats[p.game.id], seat_clocks[p.game.id]
         if game.clock.kind == "fischer" and p.after.outcome is None:
@@ -542,10 +562,10 @@ def _next_turns_and_letters(
             banks.append({"bank_game_id": game.id, "bank_seat": p.seat, "bank_seconds": bank})
             mover = game_clocks[p.seat]
             game_clocks[p.seat] = SeatClock(bank, mover.away_until)
-        who = [info.email for info in game_seats]
-        moves = recent.setdefault(p.game.id, [])
-        moves.append((p.ply, p.seat, p.move))
-        shown = [(ply, who[seat], move) for ply, seat, move in moves[-RECENT_MOVES:]]
+        who = seat_names(p.game, game_seats)
+        shown: list[tuple[int, str, str]] = [
+            said(ply, seat, move, words, who) for ply, seat, move, words in moves[-RECENT_MOVES:]
+        ]
         if p.after.outcome is not None:
             written += letters.results(config, p.game, game_seats, p.after, who, shown)
             continue

@@ -13,10 +13,13 @@ from sqlalchemy import Connection, bindparam, select
 
 from pbem import games
 from pbem.domain import clocks, outcomes, turns
+from pbem.domain.names import display_names
 from pbem.extensions import db
 from pbem.models import ACTIVE, EVERY_TURN, RUNNING, Game, GameEvent, Move, Player, Seat, utcnow
 
 RECENT_MOVES = 8
+# What plays a seat: every seat is played by a person today; bots arrive with a later issue.
+HUMAN = "human"
 
 
 class OfEngine(Protocol):
@@ -37,8 +40,14 @@ def load_state(game: Game) -> games.State | None:
 
 
 def names(game: Game) -> list[str]:
-    """How each seat is called in pages and emails: its player's address."""
-    return [seat.player.email for seat in game.seats]
+    """How each seat is called in pages and emails: its player's name, else its colour; never
+    anything taken from an address (`pbem.domain.names`)."""
+    return display_names(game.engine, [seat.player.name for seat in game.seats])
+
+
+def seat_names(game: OfEngine, seats: Sequence[SeatInfo]) -> list[str]:
+    """`names` for a game read with Core: `seats` are all its seats, in seat order."""
+    return display_names(game.engine, [seat.name for seat in seats])
 
 
 def move_number(ply: int) -> int:
@@ -135,7 +144,11 @@ class SeatPicture:
     seat: Seat | SeatInfo
     state: games.State | None
     names: list[str]
-    recent: list[tuple[int, str, str]] = field(default_factory=list)  # (ply, who, move)
+    # The last moves, oldest first: RecentMove, or plain (ply, who, move) tuples made into ones.
+    recent: list[tuple[int, str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.recent = [m if isinstance(m, RecentMove) else RecentMove(*m[:3]) for m in self.recent]
 
     @property
     def title(self) -> str:
@@ -170,6 +183,21 @@ class SeatPicture:
             sentence = self.state.describe_outcome()
         return games.fill_names(sentence, self.names) if sentence else ""
 
+    @cached_property
+    def score_label(self) -> str:
+        """What the scores count, plural ("fish", "points"); "" before the game starts."""
+        if self.state is None:
+            return ""
+        return self.state.summary(self.seat.seat).score_label
+
+    @cached_property
+    def board_text(self) -> str:
+        """The board from this seat as the engine draws it in text, for a mail's text part ("" until
+        the game starts)."""
+        if self.state is None:
+            return ""
+        return engine(self.game).render_text(self.state, self.seat.seat, self.names)
+
     @property
     def to_move_name(self) -> str | None:
         to_move = self.game.to_move
@@ -188,8 +216,51 @@ def picture(seat: Seat, recent: int = RECENT_MOVES) -> SeatPicture:
     return SeatPicture(game, seat, load_state(game), who, moves)
 
 
+class RecentMove(tuple[int, str, str]):
+    """A move as pages and mail list it: a (ply, who, move) tuple, so code that unpacks or
+    compares three still works, that also carries the move in words."""
+
+    words: str | None  # the engine's sentence with the names filled in; None for old moves
+
+    def __new__(cls, ply: int, who: str, move: str, words: str | None = None) -> RecentMove:
+        made = super().__new__(cls, (ply, who, move))
+        made.words = words
+        return made
+
+    @property
+    def ply(self) -> int:
+        return self[0]
+
+    @property
+    def number(self) -> int:
+        return move_number(self[0])
+
+    @property
+    def who(self) -> str:
+        """The mover's name."""
+        return self[1]
+
+    @property
+    def move(self) -> str:
+        """The move in the game's notation."""
+        return self[2]
+
+    @property
+    def sentence(self) -> str:
+        """The move in words: the engine's, or for a move stored before moves had words, who
+        played what."""
+        return self.words or f"{self[1]} played {self[2]}"
+
+
+def said(ply: int, seat: int, move: str, words: str | None, who: Sequence[str]) -> RecentMove:
+    """A stored move (`words` with seat placeholders, as `Move.words` holds them) with the
+    players' names `who` put in."""
+    name = who[seat] if 0 <= seat < len(who) else f"seat {seat}"
+    return RecentMove(ply, name, move, games.fill_names(words, who) if words else None)
+
+
 _RECENT = (
-    select(Move.ply, Move.seat, Move.move)
+    select(Move.ply, Move.seat, Move.move, Move.words)
     .where(Move.game_id == bindparam("game_id"))
     .order_by(Move.ply.desc())
     .limit(bindparam("limit"))
@@ -199,9 +270,10 @@ _RECENT = (
 def recent_moves(
     conn: Connection, game_id: str, who: Sequence[str], limit: int = RECENT_MOVES
 ) -> list[tuple[int, str, str]]:
-    """The game's last `limit` moves, oldest first, as (ply, who, move)."""
+    """The game's last `limit` moves, oldest first, in words with the names `who`: each a
+    RecentMove (typed as the (ply, who, move) tuple that letters take)."""
     rows = conn.execute(_RECENT, {"game_id": game_id, "limit": limit}).all()
-    return [(ply, who[seat], move) for ply, seat, move in reversed(rows)]
+    return [said(ply, seat, move, words, who) for ply, seat, move, words in reversed(rows)]
 
 
 def history(game: Game) -> list[Move]:
@@ -253,8 +325,13 @@ def position_after(game: Game, ply: int) -> games.State | None:
     return None
 
 
-def game_record(game: Game) -> dict[str, Any]:
-    """Everything needed to replay the game elsewhere: options, seed, players and moves."""
+def game_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
+    """Everything needed to replay the game elsewhere: options, seed, players and moves.
+
+    Addresses are shown to their owners only: the `viewer` seat's is given, every other is
+    null, and event details that carry one (who a lapsed seat went to) leave it out.
+    """
+    who = names(game)
     return {
         "game": game.id,
         "engine": game.engine,
@@ -265,7 +342,9 @@ def game_record(game: Game) -> dict[str, Any]:
         "players": [
             {
                 "seat": s.seat,
-                "email": s.player.email,
+                "name": who[s.seat],
+                "email": s.player.email if s.seat == viewer else None,
+                "kind": HUMAN,
                 "accepted": s.accepted_at is not None,
                 "state": s.state,
             }
@@ -289,7 +368,7 @@ def game_record(game: Game) -> dict[str, Any]:
                 "ply": e.ply,
                 "seat": e.seat,
                 "kind": e.kind,
-                "detail": e.detail or {},
+                "detail": _without_addresses(e.detail or {}),
                 "at": e.created_at.isoformat() + "Z",
             }
             for e in events(game)
@@ -298,6 +377,12 @@ def game_record(game: Game) -> dict[str, Any]:
         "started_at": game.started_at.isoformat() + "Z" if game.started_at else None,
         "finished_at": game.finished_at.isoformat() + "Z" if game.finished_at else None,
     }
+
+
+def _without_addresses(detail: dict[str, Any]) -> dict[str, Any]:
+    """An event's detail without the addresses it keeps for the operator (a name never holds
+    an "@", so any text that does is an address)."""
+    return {k: v for k, v in detail.items() if not (isinstance(v, str) and "@" in v)}
 
 
 @dataclass(frozen=True)

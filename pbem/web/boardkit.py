@@ -129,30 +129,6 @@ def pbem_summary(seat: Seat) -> dict[str, Any]:
     }
 
 
-@bp.app_template_global("pbem_history")
-def pbem_history(seat: Seat, token: str) -> dict[str, Any]:
-    """The moves so far, each with the link that shows the position after it."""
-    game = seat.game
-    names = views.names(game)
-    moves = [
-        {
-            "number": m.ply + 1,
-            "seat": m.seat,
-            "who": names[m.seat] if m.seat < len(names) else str(m.seat),
-            "move": m.move,
-            "href": url_for("boardkit.replay_page", token=token, ply=m.ply + 1),
-        }
-        for m in views.history(game)
-    ]
-    return {
-        "moves": moves,
-        "plies": game.ply,
-        "start_href": url_for("boardkit.replay_page", token=token, ply=0),
-        "record_href": url_for("api.record", game_id=game.id, token=token),
-        "dashboard_href": url_for("dashboard.signin_form"),
-    }
-
-
 @bp.get("/play/<token>/replay/<int:ply>")
 def replay_page(token: str, ply: int) -> str:
     """The replay without JavaScript: one position per page, with links to step through."""

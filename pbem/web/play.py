@@ -12,6 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from markupsafe import Markup
@@ -57,6 +58,34 @@ def submit(token: str) -> Response | tuple[str, int]:
         return error_page(exc.code, exc.message, exc.status, back=url_for("play.page", token=token))
     dispatch.apply_move_later(submission_id)
     return redirect(url_for("play.submission", submission_id=submission_id, token=token), 303)
+
+
+@bp.app_template_global("game_history")
+def game_history(seat: Seat, token: str) -> dict[str, Any]:
+    """The game page's list of moves (templates/pages/_history.html): each in the engine's words
+    with the players' names, its notation beside, and the link to the position after it."""
+    game = seat.game
+    names = views.names(game)
+    moves = []
+    for m in views.history(game):
+        said = views.said(m.ply, m.seat, m.move, m.words, names)
+        moves.append(
+            {
+                "number": said.number,
+                "seat": m.seat,
+                "who": said.who,
+                "move": m.move,
+                "words": said.words,
+                "href": url_for("boardkit.replay_page", token=token, ply=said.number),
+            }
+        )
+    return {
+        "moves": moves,
+        "plies": game.ply,
+        "start_href": url_for("boardkit.replay_page", token=token, ply=0),
+        "record_href": url_for("api.record", game_id=game.id, token=token),
+        "dashboard_href": url_for("dashboard.signin_form"),
+    }
 
 
 @bp.get("/submission/<int:submission_id>")

@@ -46,7 +46,8 @@ def start_game(
     page.goto(f"/?game={engine}")
     for name, value in options.items():
         page.select_option(f"#opt-{name}", value)
-    page.fill("#emails", "\n".join(emails))
+    for row, email in enumerate(emails):  # one row per player, the organiser's first
+        page.fill(f"#email-{row}", email)
     page.click("#new-game button[type=submit]")
     page.wait_for_url(re.compile(r"/created/"))
     game_id = page.url.rstrip("/").rsplit("/", 1)[-1]

@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from pbem import links
-from pbem.domain import starting
+from pbem.domain import starting, views
 from pbem.extensions import db, settings
 from pbem.models import Game, Player
 from tests.browser.conftest import Server
@@ -28,6 +28,7 @@ class Seat:
     seat: int
     path: str  # the game page, /play/<token>
     home: str  # the dashboard, /me/<token>
+    name: str  # as the pages call the seat (its colour: nobody has a name)
 
 
 def _game(server: Server, emails: list[str]) -> list[Seat]:
@@ -43,11 +44,13 @@ def _game(server: Server, emails: list[str]) -> list[Seat]:
         game = db.session.get(Game, created.game_id)
         assert game is not None and game.status == "running"
         seats = []
+        names = views.names(game)
         for seat in game.seats:
             player = seat.player
             token = links.token_for(config.signing_key, seat, links.SEAT)
             home = links.player_token(config.signing_key, player.id, player.nonce)
-            seats.append(Seat(player.email, game.id, seat.seat, f"/play/{token}", f"/me/{home}"))
+            path, home = f"/play/{token}", f"/me/{home}"
+            seats.append(Seat(player.email, game.id, seat.seat, path, home, names[seat.seat]))
         return seats
 
 
@@ -91,14 +94,14 @@ def test_resigning_through_the_confirmation_page(
     other_context, other = _open(browser, server, second.path, PHONE)
     expect(mover.locator("#deadline")).to_contain_text("Move by")
     expect(mover.locator("#time-left")).to_have_text(re.compile(r"^2 days 23 hours left$"))
-    expect(other.locator("#deadline")).to_contain_text(f"{first.email} must move by")
+    expect(other.locator("#deadline")).to_contain_text(f"{first.name} must move by")
     _shoot(mover, screenshots, "your-turn")
     _shoot(other, screenshots, "their-turn")
 
     mover.click("#resign")
     expect(mover).to_have_url(re.compile(r"/resign"))
     expect(mover.locator("#confirm-question")).to_contain_text(
-        f"Resign from GORami game {first.game_id} against {second.email}?"
+        f"Resign from GORami game {first.game_id} against {second.name}?"
     )
     expect(mover.locator("#confirm")).to_contain_text("This cannot be undone.")
     _shoot(mover, screenshots, "resign-confirmation")
@@ -108,12 +111,12 @@ def test_resigning_through_the_confirmation_page(
     mover.click("#resign")
     mover.click("#confirm-button")
     expect(mover.locator("#done")).to_have_text("You resigned.")
-    expect(mover.locator("#outcome")).to_contain_text(f"{first.email} resigned")
+    expect(mover.locator("#outcome")).to_contain_text(f"{first.name} resigned")
     expect(mover.locator("#move-form")).to_have_count(0)
     expect(mover.locator("#game-actions")).to_have_count(0)
     # The other page, left open, follows by itself.
     expect(other.locator("#status")).to_have_attribute("data-status", "finished", timeout=20_000)
-    expect(other.locator("#outcome")).to_contain_text(f"{second.email} wins")
+    expect(other.locator("#outcome")).to_contain_text(f"{second.name} wins")
     _shoot(other, screenshots, "resigned")
     _no_script_errors(mover, other)
     mover_context.close()
@@ -131,7 +134,7 @@ def test_a_draw_offered_and_accepted(server: Server, browser: Browser, screensho
     )
     expect(offerer.locator("#offer-draw")).to_have_count(0)
     expect(answerer.locator("#accept-draw")).to_be_visible(timeout=20_000)
-    expect(answerer.locator("#draw-offer")).to_contain_text(f"{first.email} offers a draw.")
+    expect(answerer.locator("#draw-offer")).to_contain_text(f"{first.name} offers a draw.")
     _shoot(answerer, screenshots, "draw-offered")
     _shoot(offerer, screenshots, "draw-offer-waiting")
     answerer.click("#accept-draw")
@@ -160,7 +163,7 @@ def test_the_vacation_switch(server: Server, browser: Browser, screenshots: Path
 
     other_context, other = _open(browser, server, second.path)
     notice = other.locator("#vacation-notice")
-    expect(notice).to_contain_text(f"{first.email} is on vacation until")
+    expect(notice).to_contain_text(f"{first.name} is on vacation until")
     expect(notice).to_contain_text("their clock is stopped")
     _shoot(other, screenshots, "opponent-on-vacation")
 

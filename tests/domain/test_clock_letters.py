@@ -68,9 +68,19 @@ def _render(letter: Letter) -> tuple[str, str, str]:
     assert "\n" not in subject and "  " not in subject
     for part in (subject, text, html):
         assert "{{" not in part and "{%" not in part and "None" not in part
-    assert text.startswith(f"Hello {letter.to},\n\n")
+    # Greeted by name, never by the address; plain "Hello," without a name.
+    name = letter.context.get("name")
+    assert text.startswith(f"Hello {name},\n\n" if name else "Hello,\n\n")
     assert "This link is yours alone" in text  # the footer
     assert html.startswith("<!doctype html>") and html.rstrip().endswith("</body></html>")
+    # Every game letter's footer leads to the player's mail settings (a cancelled game's, about
+    # a game that never started, has none to give).
+    mail_link = letter.context["mail_link"] if letter.kind != "cancelled" else ""
+    assert (
+        not mail_link
+        or f"Too much mail? Choose every turn, a daily digest or none: {mail_link}" in text
+    )
+    assert not mail_link or f'href="{mail_link}"' in html
     games_link = letter.context["games_link"]
     assert games_link in text and f'href="{games_link}"' in html
     if "link" in letter.context:
@@ -89,7 +99,7 @@ def test_a_turn_without_a_clock_reads_as_before() -> None:
     facts, seats, state = _gorami([ALICE, BOB])
     subject, text, html = _render(letters.turn(_config(), facts, seats[0], state, [ALICE, BOB], []))
     assert subject == "[pbem] GORami gor1: your turn (move 1)"
-    assert f"It is your turn in GORami game gor1 against {BOB}: move 1.\n\nNo moves" in text
+    assert f"It is your turn in GORami game gor1 against {BOB}: move 1.\n\nSee the board" in text
     assert "Move by" not in text and "Move by" not in html and "vacation" not in text
 
 
@@ -98,7 +108,7 @@ def test_a_turn_with_a_clock_says_when_to_move_by_in_the_players_zone() -> None:
     letter = letters.turn(_config(), facts, seats[0], state, [ALICE, BOB], [], deadline=DEADLINE)
     subject, text, html = _render(letter)
     assert subject == "[pbem] GORami gor1: your turn (move 1)"
-    assert f"against bob@example.org: move 1.\nMove by {DEADLINE_IN_PARIS}.\n\n" in text
+    assert f"against bob@example.org: move 1.\n\nMove by {DEADLINE_IN_PARIS}.\n\n" in text
     assert f"<b>Move by {DEADLINE_IN_PARIS}.</b>" in html
     # Bob has no time zone: UTC alone.
     letter = letters.turn(_config(), facts, seats[1], state, [ALICE, BOB], [], deadline=DEADLINE)
@@ -115,7 +125,7 @@ def test_a_turn_while_away_says_the_clock_waits_for_the_return() -> None:
         f"You are on vacation until {BACK_IN_PARIS}: your clock starts when you are back, "
         f"so move by {DEADLINE_IN_PARIS}."
     )
-    assert f"move 1.\n{sentence}\n\n" in text and sentence in html
+    assert f"move 1.\n\n{sentence}\n\n" in text and sentence in html
     assert "Move by " not in text and "Move by " not in html
 
 
@@ -127,9 +137,9 @@ def test_a_turn_after_someone_left_says_so_first() -> None:
     news = f"{ALICE} ran out of time and has left the game."
     letter = letters.turn(_config(), facts, seats[1], after, who, [], deadline=DEADLINE, news=news)
     _, text, html = _render(letter)
-    assert text.startswith(f"Hello {BOB},\n\n{news}\n\nIt is your turn in Marram game mar1")
+    assert text.startswith(f"Hello,\n\n{news}\n\nIt is your turn in Marram game mar1")
     assert "Move by Thursday 3 December, 18:00 UTC." in text
-    assert f"<p>Hello {BOB},</p>\n<p>{news}</p>\n<p>It is your turn" in html
+    assert html.index(news) < html.index("It is your turn")
 
 
 def test_a_turn_escapes_a_hostile_address() -> None:
@@ -197,7 +207,7 @@ def test_the_player_who_ran_out_of_time_is_told_they_left() -> None:
     )
     assert sentence in text
     assert "You ran out of time in <b>Marram</b> game mar1, so you have left the game" in html
-    assert "Scores:" in text and "No moves yet" not in text
+    assert "Scores (points):" in text and "No moves yet" not in text
 
 
 def test_the_player_who_resigned_is_told_they_left() -> None:
@@ -336,16 +346,17 @@ def test_a_result_by_timeout_names_the_loser_and_the_winner() -> None:
     subject, text, html = _result(_service(outcomes.TIMEOUT, 1), 0, [ALICE, BOB])
     assert subject == "[pbem] GORami gor1: the game is over"
     assert f"GORami game gor1 is over. {BOB} ran out of time; {ALICE} wins.\n" in text
-    assert f"{ALICE} (you) wins." in text and "Nobody wins" not in text
-    assert f"is over. {BOB} ran out of time; {ALICE} wins.</p>" in html
+    assert "\nYou win. Congratulations!\n" in text and "Nobody wins" not in text
+    assert f"<b>{BOB} ran out of time; {ALICE} wins.</b>" in html
     _, text, _ = _result(_service(outcomes.RESIGNATION, 0), 0, [ALICE, BOB])
-    assert f"is over. {ALICE} resigned; {BOB} wins.\n{BOB} wins." in text
+    # The loser reads who won in the outcome's sentence, not twice.
+    assert f"is over. {ALICE} resigned; {BOB} wins.\n\nSee the final board" in text
 
 
 def test_an_agreed_draw_is_drawn_not_lost_by_all() -> None:
     _, text, html = _result(_service(outcomes.DRAW_AGREED, None), 1, [ALICE, HOSTILE])
-    assert "GORami game gor1 is over. Drawn by agreement.\nThe game is drawn.\n" in text
-    assert "<b>The game is drawn.</b>" in html
+    assert "GORami game gor1 is over. Drawn by agreement.\n\n" in text
+    assert "<b>Drawn by agreement.</b>" in html
     assert "Nobody wins" not in text and "Nobody wins" not in html
     _hostile_safe(html)
 
@@ -355,14 +366,15 @@ def test_the_engines_endings_read_as_before() -> None:
     assert won.outcome is not None and won.outcome.winners == [0]
     _, text, _ = _result(None, 0, [ALICE, BOB], won)
     assert (
-        f"GORami game gor1 is over. Neither player can place; {ALICE} wins on the interior, "
-        f"6 to 2 (5 fish each).\n{ALICE} (you) wins.\n\nLast moves:\n" in text
+        "GORami game gor1 is over. Neither player could place; 5 fish each, so the interior "
+        f"cells decide: {ALICE} wins 6 to 2.\nYou win. Congratulations!\n\nSee the final board"
+        in text
     )
     drawn = _played_out(random.Random(169))  # this seed's random game ends level
     assert drawn.outcome is not None and drawn.outcome.winners == []
     _, text, html = _result(None, 1, [ALICE, BOB], drawn)
     assert (
-        "is over. Draw: neither player can place; 6 fish each, interior 3 each.\nNobody wins.\n"
-        in text
+        "is over. Draw: neither player could place; 6 fish each and the interior cells tied at "
+        "3.\n\n" in text
     )
-    assert "<b>Nobody wins.</b>" in html and "The game is drawn" not in text
+    assert "<b>Draw: neither player could place" in html and "The game is drawn" not in text

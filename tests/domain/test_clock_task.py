@@ -273,7 +273,7 @@ def test_a_timeout_in_a_game_of_three_drops_the_seat_and_play_goes_on(app: Flask
         [("left", _email(game, 0)), ("left", _email(game, 1)), ("turn", _email(game, 2))]
     )
     turn = next(m for m in news if m.kind == "turn")
-    assert f"{_email(game, 1)} ran out of time and has left the game." in turn.text
+    assert f"{views.names(game)[1]} ran out of time and has left the game." in turn.text
     left = {m.to: m for m in news if m.kind == "left"}
     assert "You ran out of time" in left[_email(game, 1)].text
     assert "play goes on without them" in left[_email(game, 0)].text
@@ -452,7 +452,8 @@ def test_an_invitation_lapses_7_days_after_the_confirmation(app: Flask) -> None:
     (expired,) = mails(kind="expired")
     assert expired.to == "alice@example.org"
     assert "The invitations to " in expired.text
-    assert "bob@example.org" in expired.text and "carol@example.org" in expired.text
+    assert all(views.names(game)[seat] in expired.text for seat in lapsed)
+    assert "bob@example.org" not in expired.text  # named, never by address
     assert "If the seats are not all taken by Wednesday 16 December, 12:00 UTC" in expired.text
     # The lapsed invitation link is refused.
     with pytest.raises(links.RevokedLink):
@@ -490,7 +491,10 @@ def test_the_organiser_invites_someone_else_to_a_lapsed_seat(app: Flask) -> None
     assert seat.player.email == "dan@example.org" and seat.expired_at is None
     assert ("reinvited", bob_seat, 0) in _events(game.id)
     (invitation,) = mails(to="dan@example.org", kind="invite")
-    assert "alice@example.org" in invitation.text
+    # The organiser is named by their seat (they gave no name), never by their address.
+    organiser = views.names(game)[_seat_of(game, "alice@example.org").seat]
+    assert f"{organiser} invites you" in invitation.text
+    assert "alice@example.org" not in invitation.text
     # The seat's old link stays dead (it names the seat's former player); the new one works.
     with pytest.raises(links.ForgedLink):
         starting.accept_invitation(settings(), bob_claims)

@@ -103,7 +103,7 @@ def test_resigning_loses_a_two_player_game(app: Flask) -> None:
     assert _events(game) == [("resigned", quitter.seat, 0)]
     results = mails(kind="result")
     assert sorted(m.to for m in results) == sorted(EMAILS)
-    assert f"{quitter.player.email} resigned" in results[0].text
+    assert f"{views.names(game)[quitter.seat]} resigned" in results[0].text
     # Nothing is left on the clock.
     assert clock_task.run_clock(settings(), T0 + timedelta(days=5)).timeouts == 0
 
@@ -168,7 +168,7 @@ def test_resigning_from_a_game_of_three_drops_the_seat_and_play_goes_on(app: Fla
         ]
     )
     turn = next(m for m in news if m.kind == "turn")
-    assert f"{quitter.player.email} resigned and has left the game." in turn.text
+    assert f"{views.names(game)[quitter.seat]} resigned and has left the game." in turn.text
     # The others play on; the resigned seat is skipped.
     game = _move(game, "1", 4)
     game = _move(game, "1", 5)
@@ -258,7 +258,7 @@ def test_a_draw_offered_and_accepted_ends_the_game_drawn(app: Flask) -> None:
     assert game.status == RUNNING and game.draw_offered_by == offerer.seat
     (offer,) = mails(kind="draw_offer")
     assert offer.to == taker.player.email
-    assert f"{offerer.player.email} offers a draw" in offer.text
+    assert f"{views.names(game)[offerer.seat]} offers a draw" in offer.text
     endings.answer_draw(settings(), taker, accept=True, now=T0 + timedelta(hours=2))
     game = _game(game.id)
     assert game.status == FINISHED and game.draw_offered_by is None
@@ -267,7 +267,7 @@ def test_a_draw_offered_and_accepted_ends_the_game_drawn(app: Flask) -> None:
     assert _events(game) == [("draw_offered", offerer.seat, 0), ("draw_agreed", taker.seat, 0)]
     results = mails(kind="result")
     assert sorted(m.to for m in results) == sorted(EMAILS)
-    assert "Drawn by agreement" in results[0].text and "The game is drawn." in results[0].text
+    assert "is over. Drawn by agreement.\n" in results[0].text and "wins" not in results[0].text
 
 
 def test_a_draw_declined_lets_the_game_go_on(app: Flask) -> None:
@@ -281,7 +281,7 @@ def test_a_draw_declined_lets_the_game_go_on(app: Flask) -> None:
     assert [kind for kind, _, _ in _events(game)] == ["draw_offered", "draw_declined"]
     (declined,) = mails(kind="draw_declined")
     assert declined.to == offerer.player.email
-    assert f"{taker.player.email} declined your offer of a draw" in declined.text
+    assert f"{views.names(game)[taker.seat]} declined your offer of a draw" in declined.text
     # Declined: nothing to answer any more.
     with pytest.raises(Conflict):
         endings.answer_draw(settings(), taker, accept=True)

@@ -42,11 +42,16 @@ def test_a_move_is_applied_and_the_next_player_emailed(app: Flask) -> None:
     assert [(m.ply, m.seat, m.move) for m in views.history(game)] == [(0, mover.seat, "3")]
     turn = mails(to=other.player.email, kind="turn")[-1]
     assert "It is your turn in Countdown game" in turn.text
-    assert mover.player.email in turn.text  # the opponent is named
-    assert f"1. {mover.player.email}: 3" in turn.text  # the last moves
-    assert "Scores:" in turn.text
+    name = views.names(game)[mover.seat]
+    assert f"against {name}: move 2." in turn.text  # the opponent is named, not by address
+    assert mover.player.email not in turn.text and mover.player.email not in turn.html
+    # The last moves in the engine's words, with the notation beside.
+    assert f"Last move: {name} took 3, leaving 7.\n" in turn.text
+    assert f"  1. {name} took 3, leaving 7 (3)\n" in turn.text
+    assert f"{name} took 3, leaving 7." in turn.html
+    assert "Scores (counters):" in turn.text
     assert "http://pbem.test/play/" in turn.text
-    assert "<html>" in turn.html and "http://pbem.test/play/" in turn.html
+    assert "<html" in turn.html and "http://pbem.test/play/" in turn.html
     assert turn.status == SENT
 
 
@@ -59,8 +64,9 @@ def test_the_whole_game_ends_with_a_result_for_everyone(app: Flask) -> None:
     assert game.outcome is not None and game.outcome["reason"] == "last-counter"
     results = mails(kind="result")
     assert sorted(m.to for m in results) == sorted(EMAILS)
-    winner = game.seats[game.outcome["winners"][0]].player.email
-    assert all(f"{winner}" in m.text and "wins" in m.text for m in results)
+    winner = views.names(game)[game.outcome["winners"][0]]
+    # How it ended, in the engine's words with the players' names.
+    assert all(f"is over. {winner} took the last counter." in m.text for m in results)
     with pytest.raises(GameOver):
         moves.submit_move(game.seats[0], "1", game.ply)
 

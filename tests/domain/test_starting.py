@@ -45,8 +45,11 @@ def test_each_invitee_gets_an_invitation_and_seats_are_drawn(app: Flask) -> None
     assert sorted(s.seat for s in game.seats) == [0, 1, 2]
     invites = mails(kind="invite")
     assert sorted(m.to for m in invites) == sorted([*EMAILS, "carol@example.org"])
+    # The organiser is called by their seat (nobody has a name), never by their address.
+    organiser = next(s.seat for s in game.seats if s.player.email == EMAILS[0])
     for row in invites:
-        assert "alice@example.org invites you" in row.text
+        assert f"Player {organiser + 1} invites you" in row.text
+        assert "alice@example.org" not in row.text or row.to == "alice@example.org"
         assert "http://pbem.test/invite/" in row.text
     # The draw is recorded: the same seed gives the same order.
     order = [s.player.email for s in game.seats]
@@ -146,3 +149,88 @@ def test_a_game_nobody_confirms_is_deleted_after_seven_days(app: Flask) -> None:
     assert db.session.get(Game, waiting.game_id) is None
     assert db.session.get(Game, kept.game_id) is not None
     assert [m for m in mails() if m.game_id == waiting.game_id] == []
+
+
+def _name(email: str) -> str | None:
+    db.session.expire_all()
+    return Player.query.filter_by(email=email).one().name
+
+
+def test_the_organiser_names_players_only_while_they_have_none(app: Flask) -> None:
+    config = settings()
+    starting.create_game(config, "countdown", {}, EMAILS, names=[" Alice  Smith ", "Bobby"])
+    assert _name(EMAILS[0]) == "Alice Smith" and _name(EMAILS[1]) == "Bobby"
+    # Another organiser's names for the same players change nothing: a name, once there, stays
+    # until its player changes it.
+    carol = "carol@example.org"
+    starting.create_game(config, "countdown", {}, [carol, EMAILS[1]], names=["Carol", "Dummy"])
+    assert _name(EMAILS[1]) == "Bobby" and _name(carol) == "Carol"
+    # Without names, nobody's is touched; a bad name is refused before anything is made.
+    starting.create_game(config, "countdown", {}, EMAILS)
+    assert _name(EMAILS[0]) == "Alice Smith"
+    games = Game.query.count()
+    with pytest.raises(SetupError, match="must not carry an address"):
+        starting.create_game(config, "countdown", {}, ["dan@example.org", carol], names=["a@b"])
+    with pytest.raises(SetupError, match="more names than players"):
+        starting.create_game(config, "countdown", {}, EMAILS, names=["A", "B", "C"])
+    assert (
+        Game.query.count() == games and Player.query.filter_by(email="dan@example.org").all() == []
+    )
+
+
+def test_a_player_names_themselves_when_accepting(app: Flask) -> None:
+    config = settings()
+    created = starting.create_game(config, "countdown", {}, EMAILS, names=["Alice", "Bobby"])
+    game = db.session.get(Game, created.game_id)
+    assert game is not None
+    alice, bob = sorted(game.seats, key=lambda s: s.player.email)
+    # A bad name takes no seat and changes nothing.
+    with pytest.raises(SetupError, match="one line"):
+        starting.accept_invitation(config, bob, name="Bob\nBob")
+    db.session.expire_all()
+    assert db.session.get(Game, game.id).seats[bob.seat].accepted_at is None
+    # Accepting without a name keeps the organiser's; with one, the player's own replaces it.
+    starting.accept_invitation(config, alice)
+    assert _name(EMAILS[0]) == "Alice"
+    accepted = starting.accept_invitation(config, bob, name=" Robert ")
+    assert accepted.started and _name(EMAILS[1]) == "Robert"
+    assert accepted.game.names[bob.seat] == "Robert"
+    # The game's first emails already use it.
+    first = mails(kind="turn") + mails(kind="started")
+    assert first and all("Robert" in m.text for m in first)
+
+
+def test_the_first_emails_call_players_by_name_never_by_another_address(app: Flask) -> None:
+    config = settings()
+    carol = "carol@example.org"
+    created = starting.create_game(
+        config, "countdown", {}, [*EMAILS, carol], names=["Alice Smith", None, "Carol"]
+    )
+    game = db.session.get(Game, created.game_id)
+    assert game is not None
+    bob = next(s.seat for s in game.seats if s.player.email == EMAILS[1])
+    for row in mails(kind="invite"):
+        assert "Alice Smith invites you" in row.text and "Carol" in row.text
+        assert f"Player {bob + 1}" in row.text
+        others = [a for a in [*EMAILS, carol] if a != row.to]
+        assert not any(address in row.text or address in row.html for address in others)
+    for seat in game.seats:
+        starting.accept_invitation(config, seat)
+    for row in mails(kind="turn") + mails(kind="started"):
+        others = [a for a in [*EMAILS, carol] if a != row.to]
+        assert not any(address in row.text or address in row.html for address in others)
+
+
+def test_the_organiser_names_whoever_takes_a_lapsed_seat(app: Flask) -> None:
+    config = settings()
+    created = starting.create_game(config, "countdown", {}, EMAILS, names=["Alice", None])
+    game = db.session.get(Game, created.game_id)
+    assert game is not None
+    organiser = next(s for s in game.seats if s.player.email == EMAILS[0])
+    lapsed = next(s for s in game.seats if s.player.email == EMAILS[1])
+    lapsed.expired_at = utcnow()
+    db.session.commit()
+    starting.reinvite(config, organiser, lapsed.seat, "dan@example.org", name="Dan")
+    assert _name("dan@example.org") == "Dan"
+    (invitation,) = mails(kind="invite", to="dan@example.org")
+    assert "Alice invites you" in invitation.text and EMAILS[0] not in invitation.text

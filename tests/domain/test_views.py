@@ -8,7 +8,7 @@ from flask import Flask
 from pbem.domain import views
 from pbem.extensions import db
 from pbem.models import Game
-from tests.domain.flow import EMAILS, mails, play, seat_to_move, start
+from tests.domain.flow import mails, play, seat_to_move, start
 
 
 def test_a_seats_picture_of_a_running_game(app: Flask) -> None:
@@ -22,16 +22,18 @@ def test_a_seats_picture_of_a_running_game(app: Flask) -> None:
     assert mover.seat == first.seat
     mine, theirs = views.picture(mover), views.picture(waiting)
     assert mine.title == "Countdown" and mine.names == views.names(game)
-    assert sorted(mine.names) == sorted(EMAILS)
+    # Nobody has a name: each seat is called by its colour (Countdown has no colour words).
+    assert mine.names == ["Player 1", "Player 2"]
+    me, them = mine.names[mover.seat], mine.names[waiting.seat]
     assert mine.your_turn and not theirs.your_turn
     assert mine.legal_moves() == ["1", "2", "3"] and theirs.legal_moves() == []
-    assert mine.opponents == [waiting.player.email]
-    assert mine.to_move_name == mover.player.email == theirs.to_move_name
-    assert mine.recent == [(0, mover.player.email, "2"), (1, waiting.player.email, "3")]
-    assert views.picture(mover, recent=1).recent == [(1, waiting.player.email, "3")]
+    assert mine.opponents == [them]
+    assert mine.to_move_name == me == theirs.to_move_name
+    assert mine.recent == [(0, me, "2"), (1, them, "3")]
+    assert views.picture(mover, recent=1).recent == [(1, them, "3")]
     assert views.picture(mover, recent=0).recent == []
     scores = dict(mine.scores)
-    assert scores == {mover.player.email: 2, waiting.player.email: 3}
+    assert scores == {me: 2, them: 3}
 
 
 def test_moves_count_from_one_for_people() -> None:
@@ -65,8 +67,12 @@ def test_the_record_has_everything_to_replay_the_game(app: Flask) -> None:
     assert record["title"] == "Countdown" and record["seed"] == game.seed
     assert record["options"] == {"pile": 5, "actions": 1}
     assert record["status"] == "finished" and record["ply"] == 2
-    assert [p["email"] for p in record["players"]] == views.names(game)
-    assert all(p["accepted"] for p in record["players"])
+    # Addresses only for the seat that asks; names for everyone.
+    assert [p["email"] for p in record["players"]] == [None, None]
+    assert [p["name"] for p in record["players"]] == views.names(game)
+    assert all(p["accepted"] and p["kind"] == "human" for p in record["players"])
+    mine = views.game_record(game, viewer=1)["players"]
+    assert [p["email"] for p in mine] == [None, game.seats[1].player.email]
     assert [(m["ply"], m["move"]) for m in record["moves"]] == [(0, "2"), (1, "3")]
     assert record["finished_at"] is not None and record["moves"][0]["at"].endswith("Z")
 

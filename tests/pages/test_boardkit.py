@@ -127,7 +127,11 @@ def test_record_has_options_seed_players_and_moves(client: FlaskClient) -> None:
     assert record is not None
     assert record["options"] == {"board": 16}
     assert record["seed"] == fresh.seed
-    assert [p["email"] for p in record["players"]] == [s.player.email for s in fresh.seats]
+    # Names for every seat; an address only for the seat that asks (the one to move).
+    assert [p["name"] for p in record["players"]] == ["Yellow", "Blue"]
+    assert [p["email"] for p in record["players"]] == [
+        s.player.email if s.seat == fresh.to_move else None for s in fresh.seats
+    ]
     assert [m["move"] for m in record["moves"]] == [state.legal_moves()[0]]
     # The record replays to the same position.
     replayed = games.get(record["engine"]).new(2, record["options"], record["seed"])

@@ -39,6 +39,13 @@ def _seat_link(game_id: str, email: str) -> str:
     return f"/play/{links.token_for(settings().signing_key, seat, links.SEAT)}"
 
 
+def _game(game_id: str) -> Game:
+    db.session.expire_all()
+    game = db.session.get(Game, game_id)
+    assert game is not None
+    return game
+
+
 def _turn_to(client: FlaskClient, game: Game, email: str) -> None:
     """Make it `email`'s turn: the other player moves when it is theirs."""
     db.session.expire_all()
@@ -116,7 +123,8 @@ def test_the_vacation_switch(client: FlaskClient) -> None:
 
     # The opponent's game page says so, with the return as a <time>; so does Alice's own.
     theirs = client.get(_seat_link(game.id, BOB)).text
-    assert f"{ALICE} is on vacation until <time" in theirs
+    alice = next(s.seat for s in _game(game.id).seats if s.player.email == ALICE)
+    assert f"Player {alice + 1} is on vacation until <time" in theirs  # her seat, not her address
     assert "their clock is stopped" in theirs and "data-time-left" not in theirs
     mine = client.get(_seat_link(game.id, ALICE)).text
     assert "You are on vacation until" in mine and "your clock is stopped" in mine

@@ -67,11 +67,15 @@ def test_accepting_names_every_player_and_who_is_still_awaited(client: FlaskClie
     page = client.post(confirmation_link(game))
     assert page.status_code == 200
     first, second = EMAILS
-    assert first in page.text and second in page.text
-    assert f"Waiting for: {second}." in page.text
-    assert page.text.count("(you)") == 1
     db.session.expire_all()
-    accepted = [s.player.email for s in db.session.get(Game, game.id).seats if s.accepted_at]
+    fresh = db.session.get(Game, game.id)
+    other = next(s.seat for s in fresh.seats if s.player.email == second)
+    # Countdown's seats have no colour words: unnamed players are "Player 1", "Player 2".
+    assert "<li>Player 1" in page.text and "<li>Player 2" in page.text
+    assert f"Waiting for: Player {other + 1}." in page.text
+    assert first not in page.text and second not in page.text
+    assert page.text.count("(you)") == 1
+    accepted = [s.player.email for s in fresh.seats if s.accepted_at]
     assert accepted == [first]
 
 
