@@ -38,11 +38,12 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from pbem import dispatch, mail  # noqa: E402
+from bench.opening import play_opening  # noqa: E402
+from pbem import mail  # noqa: E402
 from pbem.app import create_app  # noqa: E402
-from pbem.domain import delivery, moves, starting, views  # noqa: E402
+from pbem.domain import delivery  # noqa: E402
 from pbem.extensions import db, settings  # noqa: E402
-from pbem.models import Game, OutboxMessage, Seat  # noqa: E402
+from pbem.models import OutboxMessage  # noqa: E402
 
 NAMES = ["Zoë Ångström", "Bob"]
 
@@ -67,22 +68,7 @@ def a_turn_row(folder: Path) -> Any:
     with app.app_context():
         db.create_all()
         config = settings()
-        emails = ["zoe@example.org", "bob@example.org"]
-        created = starting.create_game(config, "gorami", {"board": 16}, emails, seed=7)
-        dispatch.send_emails_later(created.outbox_ids)
-        game = db.session.get(Game, created.game_id)
-        assert game is not None
-        for seat in list(game.seats):
-            dispatch.send_emails_later(starting.accept_invitation(config, seat).outbox_ids)
-        for _ in range(6):
-            db.session.expire_all()
-            game = db.session.get(Game, created.game_id)
-            assert game is not None and game.to_move is not None
-            seat = db.session.get(Seat, game.seats[game.to_move].id)
-            assert seat is not None
-            state = game_state(game)
-            submission = moves.submit_move(seat, sorted(state.legal_moves())[0], game.ply)
-            dispatch.apply_move_later(submission)
+        play_opening(config, 6)
         last = db.session.query(OutboxMessage).filter_by(kind="turn").order_by(OutboxMessage.id)
         row_id = last.all()[-1].id
         with db.engine.connect() as conn:
@@ -91,12 +77,6 @@ def a_turn_row(folder: Path) -> Any:
         # The row as first built: no bytes stored yet.
         found.raw = None
         return found, config
-
-
-def game_state(game: Game) -> Any:
-    state = views.load_state(game)
-    assert state is not None
-    return state
 
 
 def usual(row: Any, mail_from: str) -> bytes:

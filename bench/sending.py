@@ -36,11 +36,11 @@ if str(REPO) not in sys.path:
 
 from sqlalchemy import insert, select, text  # noqa: E402
 
-from pbem import dispatch  # noqa: E402
+from bench.opening import play_opening  # noqa: E402
 from pbem.app import create_app  # noqa: E402
-from pbem.domain import delivery, moves, starting, views  # noqa: E402
+from pbem.domain import delivery  # noqa: E402
 from pbem.extensions import db, settings  # noqa: E402
-from pbem.models import PENDING, Game, OutboxMessage, Seat, utcnow  # noqa: E402
+from pbem.models import PENDING, OutboxMessage, utcnow  # noqa: E402
 from tests.support.pg import TempDatabase  # noqa: E402
 from tests.support.procs import LOOPBACK, Proc, free_port, port_open, wait_until  # noqa: E402
 
@@ -56,22 +56,7 @@ def backend_cpu(pid: int) -> float:
 
 def a_turn_row(config: Any) -> dict[str, Any]:
     """A turn email of a GORami game a few moves in, as the domain wrote it."""
-    emails = ["zoe@example.org", "bob@example.org"]
-    created = starting.create_game(config, "gorami", {"board": 16}, emails, seed=7)
-    dispatch.send_emails_later(created.outbox_ids)
-    game = db.session.get(Game, created.game_id)
-    assert game is not None
-    for seat in list(game.seats):
-        dispatch.send_emails_later(starting.accept_invitation(config, seat).outbox_ids)
-    for _ in range(4):
-        db.session.expire_all()
-        game = db.session.get(Game, created.game_id)
-        assert game is not None and game.to_move is not None
-        seat = db.session.get(Seat, game.seats[game.to_move].id)
-        state = views.load_state(game)
-        assert seat is not None and state is not None
-        submission = moves.submit_move(seat, sorted(state.legal_moves())[0], game.ply)
-        dispatch.apply_move_later(submission)
+    play_opening(config, 4)
     row = (
         db.session.execute(
             select(OutboxMessage)

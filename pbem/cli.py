@@ -379,29 +379,29 @@ def _instant(text: str) -> datetime:
 
 
 def _clock(args: argparse.Namespace) -> int:
-    from pbem import dispatch
     from pbem.domain.clock_task import run_clock
+
+    return _run_once("clock", run_clock, args.now)
+
+
+def _run_once(name: str, run: Any, now: datetime | None) -> int:
+    """A periodic task's run, once, as of `now`: `run(config, now=)` returns a report with the
+    mail it wrote (`outbox_ids`), sent here, and a `summary()` line."""
+    from pbem import dispatch
 
     app = _app()
     with app.app_context():
-        report = run_clock(app.config["PBEM"], now=args.now)
+        report = run(app.config["PBEM"], now=now)
         if report.outbox_ids and not dispatch.send_emails_later(report.outbox_ids):
             print("the mail queue is unreachable; the sweep will send the mail", file=sys.stderr)
-    print(f"clock: {report.summary()}")
+    print(f"{name}: {report.summary()}")
     return 0
 
 
 def _digest(args: argparse.Namespace) -> int:
-    from pbem import dispatch
     from pbem.domain.digest import run_digest
 
-    app = _app()
-    with app.app_context():
-        report = run_digest(app.config["PBEM"], now=args.now)
-        if report.outbox_ids and not dispatch.send_emails_later(report.outbox_ids):
-            print("the mail queue is unreachable; the sweep will send the mail", file=sys.stderr)
-    print(f"digest: {report.summary()}")
-    return 0
+    return _run_once("digest", run_digest, args.now)
 
 
 # sysexits.h: the MTA keeps the message and tries again later; or returns it to its sender.

@@ -1,5 +1,5 @@
 """The command line of correspondence clocks: `pbem new-game --clock … --weekends-free` and
-`pbem clock [--now ISO-8601]`."""
+`pbem clock [--now ISO-8601]` and `pbem digest [--now ISO-8601]`."""
 
 from __future__ import annotations
 
@@ -188,3 +188,23 @@ def test_clock_refuses_a_bad_instant(env: Path, capsys: pytest.CaptureFixture[st
     assert "'tomorrow' is not an ISO 8601 instant; write e.g. 2026-12-03T18:00:00Z" in (
         capsys.readouterr().err
     )
+
+
+# --- pbem digest ---------------------------------------------------------------------------------
+
+
+def test_digest_runs_once_and_says_what_it_did(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["new-game", "countdown", *PLAYERS]) == 0
+    engine = create_engine(f"sqlite:///{env / 'cli.db'}")
+    with engine.begin() as connection:
+        connection.execute(text("update players set mail_preference = 'digest'"))
+    engine.dispose()
+    capsys.readouterr()
+    # Invited, not playing yet: their digest hour passes with no game awaiting them.
+    assert cli.main(["digest", "--now", "2026-12-03T07:30:00Z"]) == 0
+    assert capsys.readouterr().out == "digest: 0 digests sent, 2 players with no game waiting\n"
+    assert cli.main(["digest", "--now", "2026-12-03T08:30:00Z"]) == 0  # that day is done
+    assert capsys.readouterr().out == "digest: 0 digests sent\n"
+    assert not list((env / "outbox").glob("*-digest.eml"))
