@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem import games, links
 from pbem.config import Settings
-from pbem.domain import when
+from pbem.domain import glossary, when
 from pbem.domain.access import SIGNIN_MAX_AGE_SECONDS
 from pbem.domain.outbox import Letter
 from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine, move_number
@@ -23,12 +23,16 @@ from pbem.models import EVERY_TURN, RUNNING, Game, Player
 Recent = list[tuple[int, str, str]]
 
 
-def _about(game: Game | GameFacts, seat: SeatInfo, kind: str, **context: Any) -> Letter:
-    """A letter to one seat about its game; every game template has these names to hand.
+def _about(
+    config: Settings, game: Game | GameFacts, seat: SeatInfo, kind: str, **context: Any
+) -> Letter:
+    """A letter to one seat about its game; every game template has these names to hand, among
+    them `rules_link`, the game's rules for players (None for a game without them).
 
     Not written when the seat's address bounces: nothing more is sent to it (pbem.domain.bounces).
     """
     context.update(game=game, seat=seat, title=engine(game).title, to=seat.email, name=seat.name)
+    context.setdefault("rules_link", glossary.rules_url(config, game.engine))
     return Letter(seat.email, kind, game, context, wanted=not seat.bounced)
 
 
@@ -63,6 +67,7 @@ def invitation(
     config: Settings, game: Game, seat: SeatInfo, creator: str, names: list[str]
 ) -> Letter:
     return _about(
+        config,
         game,
         seat,
         "invite",
@@ -78,6 +83,7 @@ def confirmation(config: Settings, game: Game, seat: SeatInfo, names: list[str])
     """To the organiser of a game started from the web form: nobody else is emailed until the
     organiser's POST on this link proves the address is theirs."""
     return _about(
+        config,
         game,
         seat,
         "confirm",
@@ -92,7 +98,7 @@ def started(
     config: Settings, game: GameFacts, seat: SeatInfo, state: games.State, who: list[str]
 ) -> Letter:
     pic = SeatPicture(game, seat, state, who)
-    letter = _about(game, seat, "started", pic=pic, **_seat_links(config, seat))
+    letter = _about(config, game, seat, "started", pic=pic, **_seat_links(config, seat))
     return replace(letter, picture=_picture_key(config, game, seat))
 
 
@@ -115,6 +121,7 @@ def turn(
     pic = SeatPicture(game, seat, state, who, recent)
     reply_to = reply_address(config, seat, game.ply)
     letter = _about(
+        config,
         game,
         seat,
         "turn",
@@ -148,6 +155,7 @@ def results(
     return [
         replace(
             _about(
+                config,
                 game,
                 seat,
                 "result",
@@ -163,7 +171,7 @@ def results(
 
 def new_links(config: Settings, game: Game, seat: SeatInfo, invited: bool) -> Letter:
     link = links.invite_url(config, seat) if invited else links.seat_url(config, seat)
-    return _about(game, seat, "links", link=link, invited=invited)
+    return _about(config, game, seat, "links", link=link, invited=invited)
 
 
 def signin(to: str, link: str) -> Letter:
@@ -215,6 +223,7 @@ def left(
     whose turn it is now (told by its turn email), the leaver included."""
     pic = SeatPicture(game, seat, state, who, recent or [])
     return _about(
+        config,
         game,
         seat,
         "left",
@@ -231,7 +240,7 @@ def draw(
 ) -> Letter:
     """A draw offer (`draw_offer`) to the opponent, or its refusal (`draw_declined`) to the
     player who offered it; `by` is the seat that acted."""
-    return _about(game, seat, kind, by=who[by], **_seat_links(config, seat))
+    return _about(config, game, seat, kind, by=who[by], **_seat_links(config, seat))
 
 
 def cancelled(
@@ -240,6 +249,7 @@ def cancelled(
     """The game was cancelled before anyone moved: by its organiser, or by pbem when its seats
     were not all taken in time."""
     return _about(
+        config,
         game,
         seat,
         "cancelled",
@@ -261,6 +271,7 @@ def reminder(
     reply to the turn email does."""
     reply_to = reply_address(config, seat, game.ply)
     letter = _about(
+        config,
         game,
         seat,
         "reminder",
@@ -284,6 +295,7 @@ def expired(
     """To a game's organiser: these invitations lapsed unaccepted; invite others to their
     seats from the game page before `cancel_at`, or the game is cancelled."""
     return _about(
+        config,
         game,
         organiser,
         "expired",
@@ -319,6 +331,7 @@ def reply(
     else:
         headline = "your reply was not played"
     letter = _about(
+        config,
         game,
         seat,
         "reply",

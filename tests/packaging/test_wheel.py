@@ -132,6 +132,7 @@ def test_the_wheel_carries_templates_static_files_migrations_and_game_data(wheel
         ("pbem/games", "**/*.js"),
         ("pbem/games", "**/*.css"),
         ("pbem/games", "**/*.json"),
+        ("pbem/games", "**/*.html"),
     ):
         for path in (REPO / folder).glob(pattern):
             if path.is_file() and "__pycache__" not in path.parts:

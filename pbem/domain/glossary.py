@@ -1,0 +1,125 @@
+"""The words of each game that its pages explain, and where its rules for players live.
+
+A game says which words a newcomer may not know in its guide (`pbem.games.guide`, the module
+`guide` of the game's package, found through the registry so that nothing here names a game).
+Pages wrap those words in a button that shows a short explanation on hover, tap or Enter, with a
+link to the rule on /rules/<game>; mail links to the rules page.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import re
+import sys
+from functools import cache
+from html import escape
+
+from markupsafe import Markup
+
+from pbem import games
+from pbem.config import Settings
+from pbem.games.guide import Guide, Term
+
+RULES_PATH = "/rules"
+# Each explanation on a page needs an id of its own for its button to open it; a counter over
+# the process is unique on any page and costs nothing.
+_ids = itertools.count(1)
+
+
+@cache
+def guide(name: str) -> Guide | None:
+    """The guide of the game registered as `name`, or None when it has none (or no such game)."""
+    try:
+        game = games.get(name)
+    except KeyError:
+        return None
+    module = sys.modules.get(type(game).__module__)
+    if module is None:
+        return None
+    package = module.__name__ if hasattr(module, "__path__") else module.__package__
+    if not package:
+        return None
+    try:
+        found = importlib.import_module(f"{package}.guide")
+    except ModuleNotFoundError:
+        return None
+    value = getattr(found, "GUIDE", None)
+    return value if isinstance(value, Guide) else None
+
+
+def guided() -> list[str]:
+    """The registered games that have rules for players, by name."""
+    return [name for name in games.names() if guide(name) is not None]
+
+
+def rules_path(name: str, anchor: str | None = None) -> str | None:
+    """The path of the game's rules page (at `anchor` when given); None when it has none."""
+    if guide(name) is None:
+        return None
+    return f"{RULES_PATH}/{name}" + (f"#{anchor}" if anchor else "")
+
+
+def rules_url(config: Settings, name: str) -> str | None:
+    """The absolute URL of the game's rules page, as emails carry it."""
+    path = rules_path(name)
+    return f"{config.base_url}{path}" if path else None
+
+
+def terms(name: str) -> tuple[Term, ...]:
+    """The game's words that its pages explain (none for a game without a guide)."""
+    found = guide(name)
+    return found.terms if found else ()
+
+
+def explain(term: Term, name: str, text: str | None = None) -> Markup:
+    """`text` (the term's headword by default) as a button that shows what the term means, with
+    a link to its rule. A popover: tap, click, Enter or Space opens it, Escape or a tap elsewhere
+    closes it, without script; pbem/static/glossary.js adds hover."""
+    uid = f"pbem-term-{next(_ids)}"
+    link = rules_path(name, term.anchor) or RULES_PATH
+    return Markup(
+        '<span class="pbem-term" data-term="{key}">'
+        '<button type="button" class="pbem-term-word" popovertarget="{uid}" '
+        'aria-describedby="{uid}">{text}</button>'
+        '<span class="pbem-term-tip" id="{uid}" popover role="note">'
+        '<b class="pbem-term-head">{word}</b> {meaning} '
+        '<a class="pbem-term-rule" href="{link}">The rule</a></span></span>'
+    ).format(
+        key=term.key,
+        uid=uid,
+        text=text if text is not None else term.word,
+        word=term.word,
+        meaning=term.meaning,
+        link=link,
+    )
+
+
+def gloss(text: str, name: str) -> Markup:
+    """`text`, escaped, with every word of the game's glossary in it explained (`explain`)."""
+    pattern, by_form = _matcher(name)
+    if pattern is None:
+        return Markup(escape(text, quote=False))
+    out: list[str] = []
+    last = 0
+    for match in pattern.finditer(text):
+        out.append(escape(text[last : match.start()], quote=False))
+        out.append(explain(by_form[match.group(0).lower()], name, match.group(0)))
+        last = match.end()
+    out.append(escape(text[last:], quote=False))
+    return Markup("".join(out))
+
+
+@cache
+def _matcher(name: str) -> tuple[re.Pattern[str] | None, dict[str, Term]]:
+    """One pattern for every form of every term, longest first so that "dead tiles" wins over
+    "tiles"; whole words only, case-blind."""
+    by_form: dict[str, Term] = {}
+    for term in terms(name):
+        for form in term.forms:
+            by_form.setdefault(form.lower(), term)
+    if not by_form:
+        return None, by_form
+    forms = sorted(by_form, key=lambda form: (-len(form), form))
+    alternatives = "|".join(re.escape(form) for form in forms)
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE), by_form

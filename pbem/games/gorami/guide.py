@@ -1,0 +1,194 @@
+"""GORami for new players: the words its pages use, and the positions the rules page draws
+(`guide.html` beside this module; rules in docs/rules/gorami.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.base import fill_names
+from pbem.games.gorami.rules import COLOURS, GoramiState, setup
+from pbem.games.guide import Examples, Figure, Guide, Section, Term, Variant
+
+# A whole game on the 16-cell board, chosen because it shows every rule of the scoring: stripes
+# won by each colour, two tied stripes, equal fish, and the interior cells deciding.
+FINAL_16 = (
+    "3b5",
+    "1b4",
+    "2d1",
+    "2c3",
+    "1a1",
+    "1c1",
+    "1c4",
+    "2a3",
+    "2c5",
+    "2b2",
+    "3b3",
+    "1d2",
+    "3c2",
+    "3d3",
+    "3a2",
+    "3b1",
+)
+# Before a capture on the 22-cell board: blue's 1 on c4 has one empty neighbour left, c5.
+CAPTURE_BEFORE = {"c4": "b1", "b3": "y2", "c3": "y3", "d7": "b3"}
+CAPTURE_MOVE = "2c5"
+# The stripe the example adds up disc by disc.
+ROW = "b"
+DIRECTIONS = {"horizontal": "row", "rising": "rising", "falling": "falling"}
+
+
+def _final() -> GoramiState:
+    state = GoramiState.initial(16, 0)
+    for move in FINAL_16:
+        state = state.play(move)
+    return state
+
+
+def _words(sentence: str) -> str:
+    return fill_names(sentence, [c.capitalize() for c in COLOURS])
+
+
+def _empty_cells(state: GoramiState) -> list[str]:
+    return [cell["name"] for cell in state.view(None)["cells"] if cell["disc"] is None]
+
+
+def _row_sums(view: dict[str, Any], row: str) -> dict[str, Any]:
+    """Each colour's discs in one row, and their sum: the example's addition written out."""
+    discs: dict[str, list[str]] = {colour: [] for colour in COLOURS}
+    sums = dict.fromkeys(COLOURS, 0)
+    for cell in view["cells"]:
+        disc = cell["disc"]
+        if cell["name"].startswith(row) and disc is not None:
+            discs[disc["colour"]].append(f"{disc['number']} on {cell['name']}")
+            sums[disc["colour"]] += disc["number"]
+    return {"row": row, "discs": discs, "sums": sums}
+
+
+def examples() -> Examples:
+    final = _final()
+    view = final.view(None)
+    assert final.outcome is not None
+    before = setup(22, CAPTURE_BEFORE, to_move=0)
+    after = before.play(CAPTURE_MOVE)
+    legal = set(before.legal_moves())
+    no_two = [cell for cell in _empty_cells(before) if f"2{cell}" not in legal]
+    stripes = [
+        {
+            "kind": DIRECTIONS[stripe["direction"]],
+            "cells": stripe["cells"],
+            "yellow": stripe["sums"][0],
+            "blue": stripe["sums"][1],
+            "fish": None if stripe["fish"] is None else COLOURS[stripe["fish"]],
+        }
+        for stripe in view["stripes"]
+    ]
+    facts: dict[str, Any] = {
+        "capture_move": CAPTURE_MOVE,
+        "capture_words": _words(before.describe(CAPTURE_MOVE)),
+        "captured": after.view(None)["captured"],
+        "no_two": no_two,
+        "stripes": stripes,
+        "fish": view["scores"],
+        "interior": view["interior"],
+        "interior_cells": view["interior_cells"],
+        "interior_discs": [
+            {"name": c["name"], "colour": c["disc"]["colour"], "number": c["disc"]["number"]}
+            for c in view["cells"]
+            if c["interior"] and c["disc"] is not None
+        ],
+        "ending": _words(final.describe_outcome() or ""),
+        "winner": COLOURS[final.outcome.winners[0]] if final.outcome.winners else None,
+        "tied": sum(1 for s in stripes if s["fish"] is None),
+        "row": _row_sums(view, ROW),
+    }
+    figures = {
+        "board-16": Figure(GoramiState.initial(16, 0)),
+        "board-22": Figure(GoramiState.initial(22, 0)),
+        "board-24": Figure(GoramiState.initial(24, 0)),
+        "capture-before": Figure(before),
+        "capture-after": Figure(after),
+        "final": Figure(final),
+    }
+    return Examples(figures=figures, facts=facts)
+
+
+GUIDE = Guide(
+    players="2 players",
+    length="at most one move per cell: 16, 22 or 24 moves",
+    summary=(
+        "Two players take turns putting numbered discs on a board of triangles. A disc may "
+        "never touch the same number along an edge, and an opponent's disc you close in turns "
+        "to your colour. At the end, every stripe of cells across the board wins a fish for "
+        "the colour whose numbers add up to more there; the most fish wins."
+    ),
+    sections=(
+        Section("goal", "The goal"),
+        Section("material", "The board and the discs", (("interior", "Interior cells"),)),
+        Section(
+            "turn",
+            "A turn",
+            (("neighbours", "Neighbours"), ("capture", "Capture"), ("skipping", "Skipping")),
+        ),
+        Section(
+            "scoring",
+            "Scoring",
+            (("stripes", "Stripes and fish"), ("tie-break", "Equal fish"), ("example", "Example")),
+        ),
+        Section("end", "The end of the game"),
+        Section(
+            "boards",
+            "The three boards",
+            (("board-16", "16 cells"), ("board-22", "22 cells"), ("board-24", "24 cells")),
+        ),
+        Section("notation", "Writing a move"),
+    ),
+    terms=(
+        Term(
+            "fish",
+            ("fish",),
+            "What you score: each stripe of the board gives one fish to the colour whose "
+            "numbers in it add up to more. Equal sums give no fish. More fish wins.",
+            "stripes",
+        ),
+        Term(
+            "stripe",
+            ("stripe", "stripes"),
+            "All the cells between two neighbouring parallel lines of the grid: a row, or a "
+            "line of cells rising or falling to the right.",
+            "stripes",
+        ),
+        Term(
+            "interior",
+            ("interior",),
+            "A cell with no corner on the outer edge of the board (shaded). With equal fish, "
+            "the player whose own numbers on the interior cells add up to more wins.",
+            "tie-break",
+        ),
+        Term(
+            "neighbour",
+            ("neighbour", "neighbours", "edge neighbour"),
+            "A cell that shares an edge with another. Cells that meet only at a corner are not "
+            "neighbours. A disc may not go next to a neighbour with the same number.",
+            "neighbours",
+        ),
+        Term(
+            "capture",
+            ("capture", "captured", "captures"),
+            "When your disc fills the last empty neighbour of an opponent's disc beside it, "
+            "that disc turns to your colour for good.",
+            "capture",
+        ),
+        Term(
+            "discs-left",
+            ("discs left",),
+            "The discs a player still holds, by number: 1×4 means four discs numbered 1.",
+            "material",
+        ),
+    ),
+    examples=examples,
+    variants=(
+        Variant("board", "16", "16-cell board", "board-16"),
+        Variant("board", "22", "22-cell board", "board-22"),
+        Variant("board", "24", "24-cell board", "board-24"),
+    ),
+)

@@ -1,0 +1,51 @@
+"""Every email about a game links its rules for players, in the text and the HTML; the invitation
+says so where a newcomer reads it, not only in the footer."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+
+from pbem.domain import outbox
+from tests.domain.flow import start
+from tests.domain.test_outbox import _one_letter_of_each_kind
+
+# Letters that are about no one game of the reader's (sign-in, digest) or about an address
+# rather than the game (a bounce, an invitation that could not be delivered).
+NOT_ABOUT_A_GAME = {"signin", "signedout", "digest", "bounced", "undeliverable"}
+
+
+@pytest.mark.parametrize(("engine", "options"), [("gorami", {"board": 16}), ("mmw", {})])
+def test_every_game_email_links_the_rules(app: Flask, engine: str, options: dict) -> None:
+    written = _one_letter_of_each_kind(start(engine, options))
+    link = f"http://pbem.test/rules/{engine}"
+    checked = set()
+    for kind, variants in written.items():
+        if kind in NOT_ABOUT_A_GAME:
+            continue
+        for letter in variants:
+            assert letter.context["rules_link"] == link
+            _, text, html = outbox.render(kind, letter.context)
+            title = letter.context["title"]
+            assert f"How to play {title}, the rules with pictures: {link}\n" in text, kind
+            assert f'<a href="{link}"' in html and f"How to play {title}</a>" in html, kind
+        checked.add(kind)
+    assert len(checked) == 13
+
+
+def test_the_invitation_offers_the_rules_before_the_footer(app: Flask) -> None:
+    written = _one_letter_of_each_kind(start("gorami", {"board": 16}))
+    (invitation,) = written["invite"]
+    _, text, html = outbox.render("invite", invitation.context)
+    body, _, footer = text.partition("\n-- \n")
+    assert "New to GORami? How to play it, in plain words and with pictures:\n" in body
+    assert "http://pbem.test/rules/gorami" in body and "http://pbem.test/rules/gorami" in footer
+    assert 'id="rules"' in html
+
+
+def test_a_game_without_rules_for_players_has_no_link(app: Flask) -> None:
+    written = _one_letter_of_each_kind(start(options={"pile": 5}))
+    (turn, *_) = written["turn"]
+    assert turn.context["rules_link"] is None
+    _, text, html = outbox.render("turn", turn.context)
+    assert "How to play" not in text and "How to play" not in html
