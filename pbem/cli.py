@@ -70,9 +70,12 @@ def _parser() -> argparse.ArgumentParser:
     new_game = commands.add_parser(
         "new-game",
         help="start a game and email the invitations",
-        description="pbem new-game GAME [--clock CLOCK] [--weekends-free] [--option value ...] "
-        "PLAYER PLAYER... (the first is the organiser; everyone accepts through their emailed "
-        "link). A PLAYER is an address, or a name and an address as a mail client writes them: "
+        description="pbem new-game GAME [--title NAME] [--clock CLOCK] [--weekends-free] "
+        "[--option value ...] PLAYER PLAYER... (the first is the organiser; everyone accepts "
+        "through their emailed link). NAME names the game ('Tuesday night game', quoted as one "
+        "argument; 1 to 60 characters on one line, no address or link): it heads the game's "
+        "pages and mail, and subjects give the game's id after it. A PLAYER is an address, or a "
+        "name and an address as a mail client writes them: "
         "'Alice Smith <alice@example.org>' (quoted as one argument); the name is shown to the "
         "other players until that player chooses their own, and never replaces a name they "
         "chose. CLOCK is none, days:N (N days per move) or "
@@ -245,12 +248,19 @@ def _new_game(args: argparse.Namespace) -> int:
     from pbem.domain.errors import SetupError
     from pbem.domain.names import parse_invitees
     from pbem.domain.starting import create_game
+    from pbem.domain.titles import clean_title
 
     options, players, service = _options_and_emails(args.rest)
     try:
         invitees = parse_invitees(players)
     except SetupError as exc:
         print(f"pbem new-game: {exc.message}", file=sys.stderr)
+        return 2
+    try:
+        # Given, it must be a name: `--title ""` is a mistake, not a wish for no name.
+        title = clean_title(service["title"]) if "title" in service else None
+    except SetupError as exc:
+        print(f"pbem new-game: --title: {exc.message}", file=sys.stderr)
         return 2
     emails = [invitee.address for invitee in invitees]
     app = _app()
@@ -273,6 +283,7 @@ def _new_game(args: argparse.Namespace) -> int:
                 emails,
                 clock=clock,
                 names=[invitee.name for invitee in invitees],
+                title=title,
             )
         except SetupError as exc:
             print(f"pbem new-game: {exc.message}", file=sys.stderr)
@@ -290,7 +301,7 @@ def _new_game(args: argparse.Namespace) -> int:
 
 # The service's own options of `pbem new-game`, parsed apart from the game's: no engine may
 # declare an option of these names (tests/test_cli.py checks every registered engine).
-SERVICE_OPTIONS = ("clock", "weekends_free")
+SERVICE_OPTIONS = ("clock", "weekends_free", "title")
 # Those of them that are flags, given without a value.
 SERVICE_FLAGS = ("weekends_free",)
 
@@ -305,7 +316,8 @@ def _options_and_emails(
     rest: Sequence[str],
 ) -> tuple[dict[str, str], list[str], dict[str, str]]:
     """`--name value` and `--name=value` pairs are the game's options, but for the service's
-    own (`--clock CLOCK`, the flag `--weekends-free`); everything else is an address."""
+    own (`--clock CLOCK`, `--title NAME`, the flag `--weekends-free`); everything else is an
+    address."""
     options: dict[str, str] = {}
     service: dict[str, str] = {}
     emails: list[str] = []

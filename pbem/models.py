@@ -153,6 +153,10 @@ class Game(Model):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # Every email of the game references this id so mail clients thread them together.
     thread_message_id: Mapped[str] = mapped_column(String(255))
+    # The organiser's name for the game ("Friday Club"): plain text, one line, at most
+    # pbem.domain.titles.MAX_LENGTH characters (the column has room to spare); None: the game
+    # is called by its engine's title and its id. Not the engine's `title`.
+    title: Mapped[str | None] = mapped_column(String(80))
     # Who started the game (seats are shuffled, so it is not a seat); None for games started
     # before it was recorded.
     organiser_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)

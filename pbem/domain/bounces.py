@@ -114,6 +114,7 @@ class BouncedGame:
     title: str
     player: str  # how the bouncing player is called in it
     link: str  # the organiser's game page (their dashboard when they hold no seat)
+    name: str | None = None  # the organiser's name for the game (Game.title)
 
 
 def _letters(conn: Connection, config: Settings, recipient: Any, reason: str) -> list[Letter]:
@@ -159,11 +160,19 @@ def bounced_letter(
             if mine is not None
             else links.player_url(config, organiser.id, organiser.nonce)
         )
-        listed.append(BouncedGame(game.id, engine(game).title, called, link))
+        listed.append(BouncedGame(game.id, engine(game).title, called, link, game.title))
     who = player.name or listed[0].player
     only = games[0] if len(games) == 1 else None
     thread = (
-        GameFacts(only.id, only.engine, only.status, only.ply, only.to_move, only.thread_message_id)
+        GameFacts(
+            only.id,
+            only.engine,
+            only.status,
+            only.ply,
+            only.to_move,
+            only.thread_message_id,
+            title=only.title,
+        )
         if only is not None
         else None
     )

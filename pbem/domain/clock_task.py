@@ -201,7 +201,13 @@ def _send_reminders(config: Settings, now: datetime, batch: int, into: list[int]
                 infos = seats[row.id]
                 who = seat_names(row, infos)
                 facts = GameFacts(
-                    row.id, row.engine, row.status, row.ply, row.to_move, row.thread_message_id
+                    row.id,
+                    row.engine,
+                    row.status,
+                    row.ply,
+                    row.to_move,
+                    row.thread_message_id,
+                    title=row.title,
                 )
                 left = (row.deadline - now).total_seconds() / 3600
                 written.append(
@@ -345,7 +351,9 @@ def _expire(
     organiser = next((info for info in infos if info.player_id == row.organiser_id), None)
     if organiser is None:
         return len(untaken), None
-    facts = GameFacts(row.id, row.engine, row.status, row.ply, row.to_move, row.thread_message_id)
+    facts = GameFacts(
+        row.id, row.engine, row.status, row.ply, row.to_move, row.thread_message_id, title=row.title
+    )
     who = seat_names(row, infos)
     invitees = [who[s.seat] for s in untaken]
     return len(untaken), letters.expired(config, facts, organiser, invitees, cancel_at)

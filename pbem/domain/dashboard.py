@@ -46,6 +46,7 @@ class GameLine:
     clock: str = "no time limit"  # the clock in words, "3 days per move"
     deadline: datetime | None = None  # the player to move's (projected while they are away)
     paused: bool = False  # the player to move is on vacation
+    name: str | None = None  # the organiser's name for the game (Game.title); None: unnamed
 
     @property
     def rank(self) -> int:
@@ -111,6 +112,7 @@ def game_lines(config: Settings, player: Player, now: datetime | None = None) ->
                 clock=clock.clock.describe(),
                 deadline=clock.deadline,
                 paused=clock.paused,
+                name=game.title,
             )
         )
     lines.sort(key=lambda line: line.order)

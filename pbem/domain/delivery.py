@@ -337,6 +337,7 @@ _ORGANISER = (
         Game.ply,
         Game.to_move,
         Game.thread_message_id,
+        Game.title,
         Player.id.label("player_id"),
         Player.email,
         Player.nonce,
@@ -357,7 +358,13 @@ def _tell_organiser(conn: Connection, config: Settings, row: Any, reason: str) -
         conn.rollback()
         return []
     game = GameFacts(
-        found.id, found.engine, found.status, found.ply, found.to_move, found.thread_message_id
+        found.id,
+        found.engine,
+        found.status,
+        found.ply,
+        found.to_move,
+        found.thread_message_id,
+        title=found.title,
     )
     letter = letters.undeliverable(
         config, game, found.player_id, found.email, found.nonce, _shown(row.to), reason

@@ -203,6 +203,7 @@ class WaitingGame:
     deadline: datetime | None
     move_by: str  # the deadline in the player's words; "" without a clock
     link: str  # the player's game page
+    name: str | None = None  # the organiser's name for the game (Game.title)
 
 
 def waiting_game(config: Settings, game: Game, player: Player) -> WaitingGame:
@@ -218,6 +219,7 @@ def waiting_game(config: Settings, game: Game, player: Player) -> WaitingGame:
         deadline,
         when.in_words(deadline, player.time_zone) if deadline is not None else "",
         links.seat_url(config, seat),
+        game.title,
     )
 
 

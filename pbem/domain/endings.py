@@ -108,7 +108,16 @@ class Locked:
     @property
     def facts(self) -> GameFacts:
         r = self.row
-        return GameFacts(r.id, r.engine, r.status, r.ply, r.to_move, r.thread_message_id, r.outcome)
+        return GameFacts(
+            r.id,
+            r.engine,
+            r.status,
+            r.ply,
+            r.to_move,
+            r.thread_message_id,
+            r.outcome,
+            title=r.title,
+        )
 
     @property
     def players(self) -> int:

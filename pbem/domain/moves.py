@@ -73,6 +73,7 @@ PLAYING_COLUMNS = (
     Game.status,
     Game.outcome,
     Game.thread_message_id,
+    Game.title,
     Game.clock,
     Game.turn_started_at,
     Game.deadline,
@@ -385,6 +386,7 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
                 clock=turns.game_clock(row.clock),
                 turn=turns.TurnClock.of(row),
                 draw_offered_by=row.draw_offered_by,
+                title=row.title,
             ),
         )
         seat = row.submission_seat
@@ -419,6 +421,7 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
             after.to_move,
             game.thread_message_id,
             outcome.to_json() if outcome is not None else None,
+            title=game.title,
         )
         played.append(
             _Played(

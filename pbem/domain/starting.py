@@ -23,6 +23,7 @@ from pbem.domain.errors import NotFound, SetupError
 from pbem.domain.moves import UPDATE_GAME
 from pbem.domain.names import SOMEONE, display_names, optional_name
 from pbem.domain.outbox import last_message_ids, write_letters
+from pbem.domain.titles import optional_title
 from pbem.domain.views import SEAT_INFO, GameFacts, SeatInfo, engine, seat_names
 from pbem.extensions import db
 from pbem.games.base import check_players, resolve_options
@@ -61,6 +62,7 @@ def create_game(
     started_by: str = BY_OPERATOR,
     clock: Clock | None = None,
     names: Sequence[str | None] | None = None,
+    title: str | None = None,
 ) -> CreatedGame:
     """A new game in the `inviting` state, and its first emails.
 
@@ -71,7 +73,9 @@ def create_game(
     the organiser's seat is taken and the others invited. Seats are drawn at random from a
     recorded seed. `clock` is the time control (the service's default when None). `names`,
     beside `emails`, are the names the organiser gave (None: none); each is stored only for a
-    player who has no name yet, so a name a player chose is never overwritten.
+    player who has no name yet, so a name a player chose is never overwritten. `title` is the
+    organiser's name for the game ("Friday Club"; None or empty: unnamed), BadTitle when it
+    cannot be one.
     """
     try:
         rules = games.get(engine_name)
@@ -82,6 +86,7 @@ def create_game(
     if len(given) > len(addresses):
         raise SetupError("There are more names than players: give each name beside an address.")
     named = dict(zip(addresses, given, strict=False))
+    title = optional_title(title)
     seed = secrets.randbits(62) if seed is None else seed
     try:
         check_players(rules.name, len(addresses), rules.min_players, rules.max_players)
@@ -92,13 +97,13 @@ def create_game(
     except ValueError as exc:
         raise SetupError(str(exc)) from exc
     clock = check_clock(config, clock)
-
+    facts = (config, rules, resolved, addresses, named, seed, started_by, clock, title)
     try:
-        return _create(config, rules, resolved, addresses, named, seed, started_by, clock)
+        return _create(*facts)
     except IntegrityError:
         # Another request created one of these players at the same moment; they exist now.
         db.session.rollback()
-        return _create(config, rules, resolved, addresses, named, seed, started_by, clock)
+        return _create(*facts)
 
 
 def check_clock(config: Settings, clock: Clock | None) -> Clock:
@@ -132,6 +137,7 @@ def _create(
     seed: int,
     started_by: str,
     clock: Clock,
+    title: str | None,
 ) -> CreatedGame:
     players = _players(addresses)
     blocked = sorted({a for a in addresses if players[a].blocked_at is not None})
@@ -150,6 +156,7 @@ def _create(
     game = Game(
         id=game_id,
         engine=rules.name,
+        title=title,
         options=options,
         seed=seed,
         status=INVITING,
@@ -212,6 +219,7 @@ class InvitedGame:
     accepted: list[bool]  # by seat index
     confirmed: bool  # False until the organiser of a web-form game takes their seat
     organiser_id: int | None
+    title: str | None = None  # the organiser's name for the game (Game.title)
 
     @classmethod
     def of(cls, game: Game) -> InvitedGame:
@@ -224,6 +232,7 @@ class InvitedGame:
             [seat.accepted_at is not None for seat in game.seats],
             game.confirmed_at is not None,
             game.organiser_id,
+            game.title,
         )
 
     @property
@@ -256,6 +265,7 @@ _LOCK_INVITED_GAME = (
     select(
         Game.id,
         Game.engine,
+        Game.title,
         Game.options,
         Game.seed,
         Game.status,
@@ -322,7 +332,7 @@ def accept_invitation(config: Settings, seat: links.SeatKey, name: str | None = 
 
     def invited(status: str) -> InvitedGame:
         facts = (game.id, game.engine, game.options, status, seats, accepted)
-        return InvitedGame(*facts, True, game.organiser_id)
+        return InvitedGame(*facts, True, game.organiser_id, game.title)
 
     if accepted[mine.seat] or game.status != INVITING:
         db.session.commit()
@@ -383,6 +393,7 @@ def _start(
         state.to_move,
         game.thread_message_id,
         outcome.to_json() if outcome is not None else None,
+        title=game.title,
     )
     clock = turns.game_clock(game.clock)
     bank = clocks.initial_bank(clock)

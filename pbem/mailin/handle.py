@@ -184,6 +184,7 @@ _GAME = select(
     Game.thread_message_id,
     Game.outcome,
     Game.state,
+    Game.title,
 ).where(Game.id == bindparam("game_id"))
 
 
@@ -191,7 +192,14 @@ def _facts(game_id: str) -> tuple[GameFacts, games.State | None]:
     """The game as it is now, and its engine state (None before it started)."""
     row = db.session.connection().execute(_GAME, {"game_id": game_id}).one()
     facts = GameFacts(
-        row.id, row.engine, row.status, row.ply, row.to_move, row.thread_message_id, row.outcome
+        row.id,
+        row.engine,
+        row.status,
+        row.ply,
+        row.to_move,
+        row.thread_message_id,
+        row.outcome,
+        title=row.title,
     )
     state = games.get(row.engine).from_json(row.state) if row.state is not None else None
     return facts, state

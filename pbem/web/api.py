@@ -49,6 +49,9 @@ def game(game_id: str) -> Response:
         game=pic.game.id,
         engine=pic.game.engine,
         title=pic.title,
+        # The organiser's name for the game ("Friday Club"), None when it has none; `title`
+        # stays the engine's, as clients have read it since the first release.
+        name=seat.game.title,
         options=seat.game.options,
         status=pic.game.status,
         ply=pic.game.ply,

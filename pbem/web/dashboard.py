@@ -41,6 +41,7 @@ from pbem.web.start import (
     form_clock,
     form_invitees,
     form_options,
+    form_title,
     typed_players,
 )
 
@@ -237,6 +238,7 @@ def create_game(token: str) -> Response | tuple[str, int]:
             started_by=starting.BY_PLAYER,
             clock=form_clock(),
             names=[None, *(other.name for other in others)],
+            title=form_title(),
         )
     except KeyError as exc:
         return _new_game_form(player, token, None, str(exc.args[0])), 400

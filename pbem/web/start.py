@@ -1,12 +1,14 @@
-"""Starting a game: `/` picks a game (GET), then its options and the players (POST): an address
-and, if the organiser likes, a name for each."""
+"""The home page and starting a game: `/` shows each game (a picture, who plays it, how long it
+lasts, what it is like) and how pbem works, then the start form: pick a game (GET), then its
+options, a name for the game if the organiser likes, and the players (POST): an address and, if
+the organiser likes, a name for each."""
 
 from __future__ import annotations
 
 import re
 from itertools import zip_longest
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem import dispatch, games
@@ -14,10 +16,11 @@ from pbem.domain import starting, views
 from pbem.domain.clocks import ACCEPTED, Clock, ClockError, parse_clock
 from pbem.domain.errors import SetupError
 from pbem.domain.names import Invitee, parse_invitee
+from pbem.domain.titles import MAX_LENGTH as TITLE_LENGTH
 from pbem.extensions import db, settings
 from pbem.games.base import shorten
 from pbem.models import Game
-from pbem.web import ratelimits
+from pbem.web import game_cards, ratelimits
 
 bp = Blueprint("start", __name__)
 
@@ -44,13 +47,34 @@ def _form(chosen: str | None, error: str | None = None, status: int = 200) -> tu
     return render_template(
         "pages/index.html",
         games=catalogue,
+        cards=[game_cards.card(g) for g in catalogue],
         game=game,
         error=error,
         values=request.form,
         typed=typed_players(),
         embedded=settings().mail_to_files,
+        title_length=TITLE_LENGTH,
         **clock_choices(),
     ), status
+
+
+@bp.get("/picture/<name>.svg")
+def picture(name: str) -> Response:
+    """A game's picture on the home page: the engine's drawing of a game under way."""
+    if name not in games.names():
+        abort(404)
+    drawn = game_cards.picture(name)
+    if drawn is None:
+        abort(404)
+    response = Response(drawn.svg, mimetype="image/svg+xml")
+    # The same drawing until the next deploy: a browser need not ask again for an hour.
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+def form_title() -> str | None:
+    """The game's name as the form typed it; None when left empty. Checked by create_game."""
+    return request.form.get("title") or None
 
 
 def form_options(game: games.Game) -> dict[str, str]:
@@ -154,6 +178,7 @@ def create() -> Response | tuple[str, int]:
             started_by=starting.BY_STRANGER,
             clock=form_clock(),
             names=[invitee.name for invitee in invitees],
+            title=form_title(),
         )
     except SetupError as exc:
         return _form(game.name, exc.message, 400)

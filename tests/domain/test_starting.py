@@ -234,3 +234,83 @@ def test_the_organiser_names_whoever_takes_a_lapsed_seat(app: Flask) -> None:
     assert _name("dan@example.org") == "Dan"
     (invitation,) = mails(kind="invite", to="dan@example.org")
     assert "Alice invites you" in invitation.text and EMAILS[0] not in invitation.text
+
+
+# --- games named by their organiser -------------------------------------------------------------
+
+
+def test_a_named_game_keeps_its_name_and_its_first_mail_is_headed_by_it(app: Flask) -> None:
+    config = settings()
+    created = starting.create_game(
+        config, "countdown", {}, EMAILS, started_by=starting.BY_STRANGER, title="  Friday   Club "
+    )
+    game = db.session.get(Game, created.game_id)
+    assert game is not None and game.title == "Friday Club"
+    (confirm,) = mails(kind="confirm")
+    assert confirm.subject == f"[pbem] Friday Club ({game.id}): confirm your new game"
+    assert f"a game of Countdown, “Friday Club” (game {game.id}) on pbem" in confirm.text
+    assert 'id="game-name"' in confirm.html and ">Friday Club</b>" in confirm.html
+    organiser = next(s for s in game.seats if s.player.email == EMAILS[0])
+    accepted = starting.accept_invitation(config, organiser)
+    assert accepted.game.title == "Friday Club"
+    (invite,) = mails(kind="invite")
+    assert invite.subject == f"[pbem] Friday Club ({game.id}): you are invited to a game"
+    other = next(s for s in game.seats if s.player.email == EMAILS[1])
+    assert starting.accept_invitation(config, other).started
+    (turn,) = mails(kind="turn")
+    assert turn.subject == f"[pbem] Friday Club ({game.id}): your turn (move 1)"
+    assert f"It is your turn in Friday Club (Countdown game {game.id})" in turn.text
+    assert f"<b>Friday Club</b> (Countdown game {game.id})" in turn.html
+    (started,) = mails(kind="started")
+    assert started.subject == f"[pbem] Friday Club ({game.id}): the game has started"
+
+
+def test_an_unnamed_game_keeps_the_subjects_it_always_had(app: Flask) -> None:
+    config = settings()
+    created = starting.create_game(config, "countdown", {}, EMAILS, title="   ")
+    game = db.session.get(Game, created.game_id)
+    assert game is not None and game.title is None
+    invites = mails(kind="invite")
+    assert {m.subject for m in invites} == {
+        f"[pbem] Countdown {game.id}: you are invited to a game"
+    }
+    for seat in game.seats:
+        starting.accept_invitation(config, seat)
+    (turn,) = mails(kind="turn")
+    assert turn.subject == f"[pbem] Countdown {game.id}: your turn (move 1)"
+    assert f"It is your turn in Countdown game {game.id}" in turn.text
+    assert 'id="game-name"' not in turn.html
+
+
+def test_a_name_is_escaped_in_html_mail_and_kept_whole_in_subjects(app: Flask) -> None:
+    created = starting.create_game(settings(), "countdown", {}, EMAILS, title="<i>Bob</i> & Co")
+    invites = mails(kind="invite")
+    assert invites and all(
+        m.subject == f"[pbem] <i>Bob</i> & Co ({created.game_id}): you are invited to a game"
+        for m in invites
+    )
+    for row in invites:
+        assert "<i>Bob</i>" not in row.html and "&lt;i&gt;Bob&lt;/i&gt; &amp; Co" in row.html
+
+
+def test_a_bad_name_is_refused_and_nothing_is_made(app: Flask) -> None:
+    with pytest.raises(SetupError, match="one line"):
+        starting.create_game(settings(), "countdown", {}, EMAILS, title="Friday\r\nBcc: x")
+    with pytest.raises(SetupError, match="at most 60 characters"):
+        starting.create_game(settings(), "countdown", {}, EMAILS, title="x" * 61)
+    assert db.session.execute(select(func.count(Game.id))).scalar() == 0
+    assert mails() == []
+
+
+def test_the_invitation_to_a_lapsed_seat_carries_the_games_name(app: Flask) -> None:
+    config = settings()
+    created = starting.create_game(config, "countdown", {}, EMAILS, title="Friday Club")
+    game = db.session.get(Game, created.game_id)
+    assert game is not None
+    organiser = next(s for s in game.seats if s.player.email == EMAILS[0])
+    lapsed = next(s for s in game.seats if s.player.email == EMAILS[1])
+    lapsed.expired_at = utcnow()
+    db.session.commit()
+    starting.reinvite(config, organiser, lapsed.seat, "dan@example.org")
+    (invitation,) = mails(kind="invite", to="dan@example.org")
+    assert invitation.subject == f"[pbem] Friday Club ({game.id}): you are invited to a game"
