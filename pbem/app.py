@@ -69,9 +69,11 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     celery_init_app(app)
 
     from pbem.web import game_actions, mail_settings, ratelimits, register_blueprints
+    from pbem.web import rules as rules_pages
 
     app.register_blueprint(game_actions.bp)
     app.register_blueprint(mail_settings.bp)
+    app.register_blueprint(rules_pages.bp)
     register_blueprints(app)
     ratelimits.init_app(app)
     return app

@@ -19,3 +19,14 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
     touch "$stamp"
 fi
+# The browser tests run axe-core (package-lock.json pins it) inside the pages: npm from Debian.
+if [ "$extras" = test ] && [ -f package-lock.json ]; then
+    if ! command -v npm >/dev/null; then
+        echo "bootstrap: installing nodejs and npm" >&2
+        if [ "$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi
+        $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm >/dev/null
+    fi
+    if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+        npm ci --no-audit --no-fund --loglevel=error
+    fi
+fi

@@ -185,7 +185,7 @@ class Countdown:
             list(data.get("dropped", [])),
         )
 
-    def board_assets(self, state: CountdownState, seat: int) -> dict[str, Any]:
+    def board_assets(self, state: CountdownState, seat: int, names: Any = None) -> dict[str, Any]:
         return {}
 
     def render_svg(self, state: CountdownState, seat: int | None = None, names: Any = None) -> str:

@@ -67,6 +67,9 @@ class GameFacts:
     thread_message_id: str
     # Set when the game ended: the engine's outcome, or the service's (pbem.domain.outcomes).
     outcome: dict[str, Any] | None = None
+    # The organiser's name for the game (Game.title); None: unnamed. Mail heads with it.
+    # Keyword-only, so that subclasses' positional fields (moves._Playing) keep their places.
+    title: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -336,6 +339,7 @@ def game_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
         "game": game.id,
         "engine": game.engine,
         "title": engine(game).title,
+        "name": game.title,
         "options": game.options,
         "seed": game.seed,
         "clock": turns.game_clock(game.clock).to_json(),

@@ -56,10 +56,20 @@ class Outcome:
 
 @dataclass(frozen=True)
 class SeatSummary:
-    """One seat's line in a page's player table, beside its name and score."""
+    """One seat's line in a page's player table, beside its name and score.
+
+    `colour` is a colour word that is also a CSS colour ("red", "violet"); its first letter, in
+    capitals (`seat_mark`), marks the seat's pieces and last turn on the board, so players are
+    told apart by more than colour. The seats of a game have colours with different initials.
+    """
 
     colour: str  # the CSS colour of the seat's pieces
     supplies: str  # what the seat has left to play, in words; "" when there is nothing to say
+
+
+def seat_mark(colour: str) -> str:
+    """The letter that marks a seat on the board: its colour word's initial ("V" for violet)."""
+    return colour.strip()[:1].upper()
 
 
 @dataclass(frozen=True)
@@ -208,7 +218,15 @@ class Game(Protocol):
         self, state: State, seat: int | None = None, names: Sequence[str] | None = None
     ) -> str:
         """The board from `seat`'s view as an SVG document; `names` are the seats' display
-        names (escaped by the renderer), colour words when None."""
+        names (escaped by the renderer), colour words when None.
+
+        The root has role="group" and an aria-label saying what it shows. Every cell, square,
+        tile or piece a page may click is a group with its accessible name in `data-name`
+        (and a `<title>`). Each other seat's last turn, and `seat`'s own when nobody has moved
+        since, is a `g.last-turn` (data-seat, data-plies: its plies counted from 0; data-name:
+        what it did) drawn in the seat's colour with badges of its letter (`seat_mark`);
+        pieces carry the letter or a shape of their own too, so seats differ by more than
+        colour. Words are a person's: moves counted from 1, no reason codes."""
         ...
 
     def render_text(
@@ -224,13 +242,16 @@ class Game(Protocol):
     ) -> str:
         """The board for a turn or result email as an SVG document 600 units wide: what a phone
         shows well (the board from `seat`'s side, the seats' names, colours and scores, and with
-        `last_turn` the cells or tiles the last turn changed, drawn with class "last-move"),
-        without the page's interactive extras, and cheap to rasterise (pbem.pictures)."""
+        `last_turn` the turns `render_svg` marks, their cells or tiles drawn with class
+        "last-move" in the seat's colour), without the page's interactive extras, and cheap to
+        rasterise (pbem.pictures)."""
         ...
 
-    def board_assets(self, state: State, seat: int) -> JSON:
-        """Extra drawings the interactive board needs on `seat`'s turn (Marram's tile
-        previews); an empty dict for games that need none."""
+    def board_assets(self, state: State, seat: int, names: Sequence[str] | None = None) -> JSON:
+        """Extra drawings and data the interactive board needs on `seat`'s turn (Marram's tile
+        previews, and what each flip would cost); an empty dict for games that need none.
+        Sentences in it name seats by `names` (colour words when None) and the seat itself as
+        "your"."""
         ...
 
 

@@ -1,5 +1,7 @@
-"""Shared pieces of the mail drawings (`render_mail_svg` of each engine): the header band with the
-status line and the seats, digits drawn as strokes, and path data for many shapes at once.
+"""Shared pieces of the engines' drawings: for the page (`render_svg`), the marks of each seat's
+last turn (`turn_marks`, `badge`, `seat_mark`); for mail (`render_mail_svg` of each engine), the
+header band with the status line and the seats, digits drawn as strokes, and path data for many
+shapes at once.
 
 A mail drawing is turned into a PNG of about 600 pixels wide for a phone, and must cost little to
 rasterise (see bench/pictures.py). What costs is text (every glyph is a filled outline, and each
@@ -15,7 +17,7 @@ eight-digit colours, no markers. Pure: no I/O, no clock.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -25,14 +27,21 @@ __all__ = [
     "FONT",
     "MAIL_WIDTH",
     "SeatLine",
+    "Turn",
+    "badge",
     "circle_d",
     "columns",
+    "contrast_ink",
     "digits_path",
     "dot_d",
     "fmt",
     "header",
+    "label_path",
+    "mail_badge",
+    "marked_turns",
     "name_limit",
     "number_path",
+    "outline",
     "polygon_d",
     "rect_d",
     "seat_name",
@@ -63,6 +72,15 @@ _DIGITS: dict[int, str] = {
     "C6.2 7 6.2 0.6 0 -0.4 Z",
     9: "M-3.6 6.6 C2 8.6 4.8 3.4 4.8 -1.6 C4.8 -8.6 -4.8 -8.6 -4.8 -2.6 C-4.8 2.4 3.6 2.6 4.8 -2",
 }
+# The seats' letters, drawn the same way, for the mail drawings' last-turn badges (text is dear).
+_LETTERS: dict[str, str] = {
+    "B": "M-4 7 L-4 -7 L0.8 -7 C5.4 -7 5.4 -0.2 0.8 -0.2 L-4 -0.2 M0.8 -0.2 "
+    "C6.2 -0.2 6.2 7 0.8 7 L-4 7",
+    "R": "M-4 7 L-4 -7 L0.8 -7 C5.6 -7 5.6 0 0.8 0 L-4 0 M0.6 0 L4.6 7",
+    "V": "M-4.8 -7 L0 7 L4.8 -7",
+    "W": "M-6 -7 L-3.2 7 L0 -2.6 L3.2 7 L6 -7",
+    "Y": "M-4.8 -7 L0 0 L4.8 -7 M0 0 L0 7",
+}
 _DIGIT_COMMANDS: dict[int, list[tuple[str, list[float]]]] = {}
 
 
@@ -74,30 +92,53 @@ def fmt(v: float) -> str:
     return "0" if text == "-0" else text
 
 
+def _parsed(path: str) -> list[tuple[str, list[float]]]:
+    out: list[tuple[str, list[float]]] = []
+    for token in path.split():
+        if token[0].isalpha():
+            out.append((token[0], []))
+            token = token[1:]
+        if token:
+            out[-1][1].append(float(token))
+    return out
+
+
 def _commands(digit: int) -> list[tuple[str, list[float]]]:
     if digit not in _DIGIT_COMMANDS:
-        out: list[tuple[str, list[float]]] = []
-        for token in _DIGITS[digit].split():
-            if token[0].isalpha():
-                out.append((token[0], []))
-                token = token[1:]
-            if token:
-                out[-1][1].append(float(token))
-        _DIGIT_COMMANDS[digit] = out
+        _DIGIT_COMMANDS[digit] = _parsed(_DIGITS[digit])
     return _DIGIT_COMMANDS[digit]
+
+
+def _placed(commands: list[tuple[str, list[float]]], cx: float, cy: float, s: float) -> str:
+    parts = []
+    for command, numbers in commands:
+        coords = [fmt((n * s) + (cx if i % 2 == 0 else cy)) for i, n in enumerate(numbers)]
+        parts.append(command + " ".join(coords))
+    return " ".join(parts)
 
 
 def digits_path(digits: Iterable[tuple[int, float, float, float]]) -> str:
     """Path data for digits (value 0 to 9 or -1 for a minus sign, centre x, centre y, height):
     stroke it, no fill, about a seventh of the height wide, with round caps and joins."""
-    parts: list[str] = []
-    for value, cx, cy, height in digits:
-        if value not in _DIGITS:
-            continue
-        s = height / 14
-        for command, numbers in _commands(value):
-            coords = [fmt((n * s) + (cx if i % 2 == 0 else cy)) for i, n in enumerate(numbers)]
-            parts.append(command + " ".join(coords))
+    return " ".join(
+        _placed(_commands(value), cx, cy, height / 14)
+        for value, cx, cy, height in digits
+        if value in _DIGITS
+    )
+
+
+def label_path(label: str, x: float, y: float, height: float) -> str:
+    """Path data for a short label of the seats' letters and digits ("V2") centred on (x, y),
+    drawn as `digits_path` draws digits; characters it cannot draw are left out."""
+    advance = height * 0.82
+    first = x - advance * (len(label) - 1) / 2
+    parts = []
+    for i, char in enumerate(label):
+        cx = first + i * advance
+        if char.isdigit():
+            parts.append(_placed(_commands(int(char)), cx, y, height / 14))
+        elif char.upper() in _LETTERS:
+            parts.append(_placed(_parsed(_LETTERS[char.upper()]), cx, y, height / 14))
     return " ".join(parts)
 
 
@@ -257,3 +298,86 @@ def header(
         )
         out.append(text(x0 + column - 14, top + 24, seat.score, size, INK, bold=True, anchor="end"))
     return out, height
+
+
+# ---------------------------------------------------------------------------------------------
+# Marks of the last turns, for the page's drawings (`render_svg`). Unlike the mail drawings these
+# may use any SVG a browser draws; they stay plain so the same marks can go into a picture.
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn as a drawing marks it: the seat that played it and the plies (counted from 0) of
+    its actions, in order; a Marram turn has two actions, the other games' one."""
+
+    seat: int
+    plies: tuple[int, ...]
+
+
+def marked_turns(
+    turns: Sequence[Turn], viewer: int | None, gone: Collection[int] = ()
+) -> list[Turn]:
+    """The turns a drawing marks for `viewer`, oldest first: every other seat's latest turn, and
+    the viewer's own latest when nobody has moved since (it has just moved, or is part-way
+    through its turn). A spectator (None) gets every seat's latest turn. Seats in `gone` (they
+    left the game) are not marked: their tokens and turns are no longer in play."""
+    latest: dict[int, Turn] = {}
+    for turn in turns:
+        latest[turn.seat] = turn
+    last = turns[-1] if turns else None
+    marked = [
+        turn
+        for seat, turn in latest.items()
+        if seat not in gone and (seat != viewer or turn is last)
+    ]
+    return sorted(marked, key=lambda turn: turn.plies[0] if turn.plies else -1)
+
+
+def contrast_ink(fill: str) -> str:
+    """Dark or white text, whichever reads on `fill` (a #rrggbb colour)."""
+    try:
+        r, g, b = (int(fill[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    except ValueError:
+        return INK
+    lum = 0.2126 * r**2.2 + 0.7152 * g**2.2 + 0.0722 * b**2.2
+    return INK if lum > 0.28 else "#ffffff"
+
+
+def badge(cx: float, cy: float, label: str, fill: str, edge: str, size: float = 12.0) -> str:
+    """A rounded tag centred on (cx, cy) with `label` in bold, text dark or light to read on
+    `fill`; `edge` outlines it so it stands out on any ground."""
+    width = size * (0.66 * len(label) + 0.75)
+    height = size * 1.32
+    return (
+        f'<g class="badge" pointer-events="none"><rect x="{fmt(cx - width / 2)}" '
+        f'y="{fmt(cy - height / 2)}" width="{fmt(width)}" height="{fmt(height)}" '
+        f'rx="{fmt(height / 2)}" fill="{fill}" stroke="{edge}" stroke-width="{fmt(size / 7)}"/>'
+        + text(cx, cy + size * 0.36, label, size, contrast_ink(fill), bold=True, anchor="middle")
+        + "</g>"
+    )
+
+
+def mail_badge(cx: float, cy: float, label: str, fill: str, edge: str, height: float = 10.0) -> str:
+    """`badge` for the mail drawings: its label drawn as strokes (`label_path`), no text."""
+    width = height * (0.82 * len(label) + 0.9)
+    box = height * 1.7
+    ink = contrast_ink(fill)
+    return (
+        f'<rect x="{fmt(cx - width / 2)}" y="{fmt(cy - box / 2)}" width="{fmt(width)}" '
+        f'height="{fmt(box)}" rx="{fmt(box / 2)}" fill="{fill}" stroke="{edge}" '
+        f'stroke-width="1.5"/><path d="{label_path(label, cx, cy, height)}" fill="none" '
+        f'stroke="{ink}" stroke-width="{fmt(height / 6)}" stroke-linecap="round" '
+        f'stroke-linejoin="round"/>'
+    )
+
+
+def outline(d: str, colour: str, edge: str, width: float, dash: str = "") -> str:
+    """Path data `d` stroked twice, a wider `edge` under `colour`, so the line shows in the
+    seat's colour on light and dark ground alike."""
+    dashes = f' stroke-dasharray="{dash}"' if dash else ""
+    return (
+        f'<path d="{d}" fill="none" stroke="{edge}" stroke-width="{fmt(width + 3)}" '
+        f'stroke-linejoin="round"{dashes}/>'
+        f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{fmt(width)}" '
+        f'stroke-linejoin="round"{dashes}/>'
+    )

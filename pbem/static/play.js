@@ -11,6 +11,7 @@
 // replay) works all the same.
 
 import { $, $$, el, readJSON } from "./kit.js";
+import { PanZoom } from "./panzoom.js";
 
 const POLL_MS = 250;
 const POLL_LIMIT_MS = 60000;
@@ -41,6 +42,10 @@ class Play {
     if (!this.data || !this.root || !this.boardBox) return;
     document.documentElement.classList.add("pbem-js");
     bindOnce(this.boardBox, "click", (event) => this.onBoardClick(event));
+    this.watchBar();
+    this.measureTop();
+    if (this.zoom) this.zoom.destroy();
+    this.zoom = new PanZoom(this.boardBox);
     if (this.form) bindOnce(this.form, "submit", (event) => this.onFormSubmit(event));
     this.replay = new Replay(this);
     this.replay.init();
@@ -88,13 +93,24 @@ class Play {
   setPending(move, words) {
     this.pendingMove = move;
     this.pendingWords = words;
+    this.pendingWarning = this.warningFor(move, words);
     this.fillForm(move);
     this.showPending();
+    this.keepInView(this.lastTarget);
+  }
+
+  // What the engine says a move costs beyond what it shows (the tokens a flip removes, say),
+  // when the controller's own words do not say it already. The page data's `warnings` map a
+  // move, or the first words of moves ("flip -2,1"), to a sentence; the longest match wins.
+  warningFor(move, words) {
+    const warning = warningFor((this.data && this.data.warnings) || {}, move);
+    return warning && !(words || "").includes(warning) ? warning : "";
   }
 
   clearPending() {
     this.pendingMove = null;
     this.pendingWords = null;
+    this.pendingWarning = "";
     this.showPending();
   }
 
@@ -119,6 +135,7 @@ class Play {
           " ",
           el("code", { class: "pbem-choice-move", "data-move": this.pendingMove }, this.pendingMove),
         ),
+        ...(this.pendingWarning ? [el("p", { class: "pbem-choice-warning" }, this.pendingWarning)] : []),
         el(
           "div",
           { class: "pbem-actions" },
@@ -155,7 +172,59 @@ class Play {
 
   onBoardClick(event) {
     if (this.busy || !this.controller || (this.replay && this.replay.active)) return;
+    this.lastTarget = event.target;
     this.controller.click(event.target);
+  }
+
+  // The bar holding the move to confirm is fixed at the bottom of the screen: the page is padded
+  // by its height, so that the end of the page and the board can still be scrolled above it.
+  watchBar() {
+    if (!this.pending) return;
+    const root = document.documentElement;
+    const measure = () => {
+      const bar = this.pending;
+      const fixed = bar && bar.isConnected && getComputedStyle(bar).position === "fixed";
+      const height = fixed ? Math.ceil(bar.getBoundingClientRect().height) : 0;
+      root.classList.toggle("pbem-bar", height > 0);
+      root.style.setProperty("--pbem-bar-h", `${height}px`);
+    };
+    if (!barWatcher) barWatcher = new ResizeObserver(() => barMeasure());
+    barMeasure = measure;
+    barWatcher.disconnect();
+    barWatcher.observe(this.pending);
+    measure();
+  }
+
+  // Where the board starts on the page, for pbem.css to fit the board between there and the
+  // bottom of the screen.
+  measureTop() {
+    const area = $("#board-area");
+    const page = area && area.closest(".pbem-game");
+    if (!page) return;
+    const measure = () => {
+      if (!area.isConnected) return;
+      const top = Math.round(area.getBoundingClientRect().top + window.scrollY);
+      page.style.setProperty("--pbem-board-top", `${top}px`);
+    };
+    measure();
+    if (!this.topWatched) {
+      this.topWatched = true;
+      window.addEventListener("resize", () => this.measureTopNow && this.measureTopNow());
+    }
+    this.measureTopNow = measure;
+  }
+
+  // Scrolls the page so that `node` (what was just chosen on the board) is not under the bar.
+  keepInView(node) {
+    if (!node || !node.isConnected || !this.pending || !this.pendingMove) return;
+    requestAnimationFrame(() => {
+      if (getComputedStyle(this.pending).position !== "fixed") return;
+      const bar = this.pending.getBoundingClientRect();
+      const spot = node.getBoundingClientRect();
+      const across = spot.right > bar.left && spot.left < bar.right;
+      const under = spot.bottom - bar.top;
+      if (across && under > 0) window.scrollBy({ top: under + 12, behavior: "instant" });
+    });
   }
 
   // Whatever can be clicked on the board can also be reached with Tab and chosen with Enter.
@@ -180,14 +249,42 @@ class Play {
   syncFocus() {
     if (!this.boardBox) return;
     const focusable = (this.controller && this.controller.constructor.focusable) || FOCUSABLE;
-    for (const node of $$("[tabindex]", this.boardBox)) {
-      if (!node.matches(focusable)) node.removeAttribute("tabindex");
+    const choosing = this.controller && !(this.replay && this.replay.active);
+    // What stops being a choice loses what made it one (its name stays when the engine gave it).
+    for (const node of $$("[tabindex], [data-pbem-choice]", this.boardBox)) {
+      if (choosing && node.matches(focusable)) continue;
+      node.removeAttribute("tabindex");
+      if (node.dataset.pbemChoice !== undefined) {
+        for (const attribute of node.dataset.pbemChoice.split(" ").filter(Boolean)) node.removeAttribute(attribute);
+        delete node.dataset.pbemChoice;
+      }
     }
-    if (!this.controller || (this.replay && this.replay.active)) return;
+    if (!choosing) return;
+    const svg = this.svg;
+    // A drawing that is one picture to assistive technology cannot hold choices: while the
+    // player chooses on it, it is a group of them.
+    if (svg && svg.getAttribute("role") === "img") {
+      svg.setAttribute("role", "group");
+      svg.dataset.roleWas = "img";
+    }
     for (const node of $$(focusable, this.boardBox)) {
+      if (node.getAttribute("tabindex") === "0") continue;
       node.setAttribute("tabindex", "0");
-      const name = node.dataset.cell || node.dataset.square || node.dataset.pos || node.dataset.loc;
-      if (name && !node.getAttribute("aria-label")) node.setAttribute("aria-label", name);
+      const added = [];
+      // A shape is a button; a group keeps its own role, since a button's name would have to
+      // repeat the text drawn in it ("6|0"): either way its name says what it is.
+      if (!node.getAttribute("role") && !node.textContent.trim()) {
+        node.setAttribute("role", "button");
+        added.push("role");
+      }
+      if (!node.getAttribute("aria-label")) {
+        const name = accessibleName(node);
+        if (name) {
+          node.setAttribute("aria-label", name);
+          added.push("aria-label");
+        }
+      }
+      node.dataset.pbemChoice = added.join(" ");
     }
   }
 
@@ -195,6 +292,7 @@ class Play {
     if ((event.key === "Enter" || event.key === " ") && this.boardBox && this.boardBox.contains(event.target)) {
       if (this.controller && !this.busy && !(this.replay && this.replay.active)) {
         event.preventDefault();
+        this.lastTarget = event.target;
         this.controller.click(event.target);
       }
       return;
@@ -426,6 +524,35 @@ class Play {
 
 const bound = new WeakSet();
 const observed = new WeakSet();
+let barWatcher = null;
+let barMeasure = () => {};
+
+function warningFor(warnings, move) {
+  let best = "";
+  let found = "";
+  for (const [key, sentence] of Object.entries(warnings)) {
+    if (typeof sentence !== "string" || !sentence) continue;
+    if ((move === key || move.startsWith(`${key} `)) && key.length > best.length) {
+      best = key;
+      found = sentence;
+    }
+  }
+  return found;
+}
+
+// What a choice on the board is called: the name the engine gave it (`data-name`, or its own
+// <title>), else where it is ("c3", "0,-1").
+function accessibleName(node) {
+  if (node.dataset.name) return node.dataset.name;
+  const title = Array.from(node.children).find((child) => child.nodeName.toLowerCase() === "title");
+  if (title && title.textContent.trim()) return "";
+  const d = node.dataset;
+  if (d.cell || d.square) return d.cell || d.square;
+  if (d.loc) return `${d.loc} of the tile`;
+  if (d.hand !== undefined && d.tile) return `tile ${d.tile} in your hand`;
+  if (d.pos) return `${node.classList.contains("frontier") ? "the place" : "the tile"} at ${d.pos}`;
+  return "";
+}
 // What the player can choose on the board is reachable with Tab: a controller names it (its static
 // `focusable`), or else whatever it marked as a source or a target.
 const FOCUSABLE = ".pbem-target, .pbem-source, .pbem-flippable, .pbem-loc";
@@ -520,7 +647,10 @@ class Replay {
     const svg = $("svg", holder);
     const old = play.svg;
     if (svg && old) old.replaceWith(svg);
-    const what = ply === 0 ? "the start" : `move ${ply}: ${body.move} by ${body.by}`;
+    // The move in words as the page's list says it, else its notation and who played it.
+    const listed = $(`#history [data-ply="${ply}"] .pbem-words`);
+    const said = listed ? listed.textContent.trim().replace(/\.$/, "") : `${body.move} by ${body.by}`;
+    const what = ply === 0 ? "the start" : `move ${ply}: ${said}`;
     this.update(`Replay: the position after ${what}.`);
   }
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, g, render_template, request, url_for
 from markupsafe import Markup
 
 from pbem import games, resources
 from pbem.domain import views
 from pbem.domain.errors import GameNotStarted
-from pbem.models import RUNNING, Seat
+from pbem.games.base import seat_mark
+from pbem.models import RUNNING, Game, Seat
 from pbem.web import board_scripts
 from pbem.web.access import seat_for
 
@@ -64,7 +65,7 @@ def page_data(
         },
     }
     if your_turn and state is not None:
-        data.update(views.engine(game).board_assets(state, seat.seat))
+        data.update(views.engine(game).board_assets(state, seat.seat, views.names(game)))
     return data
 
 
@@ -99,6 +100,20 @@ def pbem_board(seat: Seat, token: str, svg: Markup | None = None) -> dict[str, A
     }
 
 
+def seat_colours(game: Game) -> list[str]:
+    """Each seat's colour word ("red"), as the engine's summary gives it; "" before the start.
+    Kept for the request: the page's summary and its history both ask."""
+    key = (game.id, game.ply, game.status)
+    cached = getattr(g, "pbem_seat_colours", None)
+    if cached is not None and cached[0] == key:
+        colours: list[str] = cached[1]
+        return colours
+    state = views.load_state(game)
+    colours = [line.colour for line in state.summary(None).seats] if state is not None else []
+    g.pbem_seat_colours = (key, colours)
+    return colours
+
+
 @bp.app_template_global("pbem_summary")
 def pbem_summary(seat: Seat) -> dict[str, Any]:
     """Whose turn, and per seat its score and supplies; the hand only for the viewer's own seat."""
@@ -117,6 +132,7 @@ def pbem_summary(seat: Seat) -> dict[str, Any]:
                 "you": index == seat.seat,
                 "to_move": game.status == RUNNING and game.to_move == index,
                 "colour": line.colour if line is not None else "",
+                "mark": seat_mark(line.colour) if line is not None else str(index + 1),
                 "score": scores[index] if index < len(scores) else 0,
                 "score_label": summary.score_label if summary is not None else "points",
                 "supplies": line.supplies if line is not None else "",
@@ -152,5 +168,6 @@ def replay_page(token: str, ply: int) -> str:
         plies=game.ply,
         last=last,
         who=names[last.seat] if last else None,
+        said=views.said(last.ply, last.seat, last.move, last.words, names) if last else None,
         svg=Markup(views.engine(game).render_svg(state, seat.seat, names)),
     )

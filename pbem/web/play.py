@@ -22,7 +22,9 @@ from pbem import dispatch
 from pbem.domain import clock_task, endings, moves, views, when
 from pbem.domain.errors import GameOver, MoveRefused, NotYourTurn, StalePly
 from pbem.extensions import settings
+from pbem.games.base import seat_mark
 from pbem.models import ACTIVE, DROPPED, INVITING, RESIGNED, RUNNING, Game, Seat, utcnow
+from pbem.web import boardkit
 from pbem.web.access import claims_for, seat_for, submission_for
 from pbem.web.errors import error_page
 from pbem.web.limits import shorten
@@ -66,13 +68,17 @@ def game_history(seat: Seat, token: str) -> dict[str, Any]:
     with the players' names, its notation beside, and the link to the position after it."""
     game = seat.game
     names = views.names(game)
+    colours = boardkit.seat_colours(game)
     moves = []
     for m in views.history(game):
         said = views.said(m.ply, m.seat, m.move, m.words, names)
+        colour = colours[m.seat] if 0 <= m.seat < len(colours) else ""
         moves.append(
             {
                 "number": said.number,
                 "seat": m.seat,
+                "colour": colour,
+                "mark": seat_mark(colour),
                 "who": said.who,
                 "move": m.move,
                 "words": said.words,

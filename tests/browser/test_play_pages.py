@@ -319,8 +319,14 @@ def test_plain_form_without_javascript(server: Server, browser: Browser, screens
     expect(page.locator("#move-form")).to_be_visible()
     expect(page.locator("#picker")).to_be_hidden()
     options = page.locator("#move-select option")
-    expect(options).to_have_count(len(legal))
+    # Every legal move, after an empty first choice that the list starts on.
+    expect(options).to_have_count(len(legal) + 1)
+    expect(page.locator("#move-select")).to_have_value("")
     save(page, screenshots, "gorami-no-js")
+    # Pressing the button without choosing plays nothing, and says why.
+    page.click("#move-form button[type=submit]")
+    expect(page.locator("#move-error")).to_contain_text("No move was given")
+    expect(page.locator("#status")).to_have_attribute("data-ply", "0")
     # A stale ply is refused with a page that says so; a good one is played.
     page.select_option("#move-select", legal[1])
     page.click("#move-form button[type=submit]")

@@ -537,7 +537,9 @@ def test_svg_draws_every_cell_with_its_disc(size: int) -> None:
         assert f">{cell.name}</text>" in svg
     assert 'data-cell="b3" data-number="2" data-colour="yellow"' in svg
     assert 'data-cell="a1" data-number="3" data-colour="blue"' in svg
-    assert 'class="last-move"' in svg
+    # Blue's last move, and yellow's own since nobody has moved after it.
+    assert '<g class="last-turn" data-seat="1" data-plies="1"' in svg
+    assert '<g class="last-turn" data-seat="0" data-plies="2"' in svg
     assert svg.count('class="hand-disc"') == 6
     assert "Blue to move" in svg
     assert svg.count('class="stripe"') == len(state.board.stripes)
@@ -648,3 +650,58 @@ def test_invariants_over_random_games(size: int, data: st.DataObject) -> None:
         state = after
     assert state.legal_moves() == []
     assert state.to_move is None
+
+
+# --- the last turns, marked ---------------------------------------------------------------------
+
+
+def test_the_last_moves_are_marked_in_the_movers_colour_with_the_discs_they_captured() -> None:
+    import random
+    import xml.etree.ElementTree as ET
+
+    from pbem.games.gorami import render
+
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = new()
+        while state.outcome is None:
+            before = state
+            state = state.play(rng.choice(state.legal_moves()))
+            if before.to_move == 1 and state.captured() and state.to_move == 0:
+                break
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("no capture by blue in 60 games")
+    root = ET.fromstring(GAME.render_svg(state, 0, ["Ann", "Bob"]))
+    marks = {el.get("data-seat"): el for el in root.iter() if el.get("class") == "last-turn"}
+    assert set(marks) == {"1"}, "yellow's own earlier move is not marked"
+    blue = marks["1"]
+    assert blue.get("data-plies") == str(len(state.history) - 1)
+    assert {p.get("stroke") for p in blue.iter(f"{svg_ns}path")} >= {render.DISC_FILL[1]}
+    assert "".join(blue.find(f"{svg_ns}g").itertext()) == "B"  # type: ignore[union-attr]
+    rings = [p for p in blue.iter(f"{svg_ns}path") if p.get("stroke-dasharray")]
+    assert len(rings) == 2 * len(state.captured())  # each ring drawn over its dark edge
+    title = blue.findtext(f"{svg_ns}title") or ""
+    assert title.startswith(f"Bob placed a {state.history[-1][0]} on {state.history[-1][1:]}")
+    assert "captured" in title
+    # Seen by blue, both: yellow's last move and blue's own, the latest.
+    both = ET.fromstring(GAME.render_svg(state, 1))
+    assert {el.get("data-seat") for el in both.iter() if el.get("class") == "last-turn"} == {
+        "0",
+        "1",
+    }
+    # Blue's discs are hexagons, yellow's circles: told apart by shape as well as colour.
+    b3 = setup(22, {"b3": "b2", "c1": "y1"}, to_move=0)
+    drawn = GAME.render_svg(b3)
+    assert re.search(r'data-cell="b3"[^>]*>.*?<path d="M[^"]+" fill="#2d6cdf"', drawn, re.S)
+    assert re.search(r'data-cell="c1"[^>]*>.*?<circle [^>]*fill="#f5c518"', drawn, re.S)
+
+
+def test_a_position_set_up_by_hand_marks_its_last_move_by_the_discs_colour() -> None:
+    state = setup(22, {"b3": "b2", "c1": "y1"}, to_move=0, history=["2b3"])
+    svg = GAME.render_svg(state, 0)
+    assert '<g class="last-turn" data-seat="1" data-plies="0"' in svg
+    assert "Blue placed a 2 on b3" in svg

@@ -192,8 +192,9 @@ def test_names_label_the_players_in_the_svg_escaped() -> None:
     assert ">Ann &lt;ann@x.org&gt; (you)</text>" in svg
     assert ">Bob &amp; &quot;Co&quot; ◀ to move</text>" in svg
     assert "Blue to move" not in svg and ">Yellow" not in svg
-    titles = re.findall(r"<title>([^<]*)</title>", svg)
+    titles = re.findall(r'<g class="stripe"[^>]*><title>([^<]*)</title>', svg)
     assert titles and all("Ann &lt;ann@x.org&gt; " in t for t in titles)
+    assert 'data-name="Ann &lt;ann@x.org&gt; placed a 2 on b3"' in svg
 
 
 def test_long_names_are_shortened_above_the_hands() -> None:

@@ -3,6 +3,7 @@ side, with the last turn marked. The PNG and its cost are pbem.pictures' and ben
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -53,15 +54,20 @@ def test_the_mail_drawing_is_an_svg_600_wide_for_every_position(name: str, playe
             assert "<script" not in svg and "transparent" not in svg
 
 
-def test_gorami_marks_the_placed_cell_and_rings_the_turned_discs() -> None:
+def test_gorami_marks_the_placed_cells_and_rings_the_turned_discs_in_the_movers_colours() -> None:
     game = games.get("gorami")
     found = False
-    for state in _played("gorami", 2, 3)[1:]:
+    states = _played("gorami", 2, 3)
+    for before, state in itertools.pairwise(states):
         captured = state.captured()  # type: ignore[attr-defined]
-        svg = game.render_mail_svg(state, 0, None)
-        marks = {(el.get("class"), el.get("data-cell")) for el in _marked(svg)}
-        assert ("last-move placed", state.history[-1][1:]) in marks
-        assert {cell for kind, cell in marks if kind == "last-move captured"} == set(captured)
+        mover = before.to_move
+        # Seen by the other seat, the latest move is the mover's last turn and is marked.
+        svg = game.render_mail_svg(state, 1 - (mover or 0), None)
+        marks = {(el.get("class"), el.get("data-cell"), el.get("data-seat")) for el in _marked(svg)}
+        assert ("last-move placed", state.history[-1][1:], str(mover)) in marks
+        ringed = {cell for kind, cell, seat in marks if kind == "last-move captured"}
+        assert set(captured) <= ringed
+        assert {seat for _, _, seat in marks} <= {"0", "1"}
         found = found or bool(captured)
     assert found, "no game position turned a disc"
 
@@ -77,19 +83,26 @@ def test_gorami_names_the_seat_that_moves_and_the_fish() -> None:
     assert f"{fish[0]} fish" in texts and f"{fish[1]} fish" in texts
 
 
-def test_mmw_turns_the_board_for_seat_one_and_marks_both_squares() -> None:
+def test_mmw_turns_the_board_for_seat_one_and_marks_the_last_moves() -> None:
     game = games.get("mmw")
     state = _played("mmw", 2, 2)[9]
     frm, to = state.history[-1].split("-")
+    mover = 1 - (state.to_move or 0)
+    earlier_from, earlier_to = state.history[-2].split("-")
     for seat in (0, 1):
         svg = game.render_mail_svg(state, seat, ["ann", "bob"])
         root = ET.fromstring(svg)
-        marks = {
-            el.get("data-square"): el.get("data-last")
+        marks = [
+            (el.get("data-square"), el.get("data-last"), el.get("data-seat"))
             for el in _marked(svg)
             if el.get("data-square")
-        }
-        assert marks == {frm: "from", to: "to"}
+        ]
+        # The last move, whoever reads; the one before it when it is the reader's opponent's.
+        expected = [(frm, "from", str(mover)), (to, "to", str(mover))]
+        if seat == mover:
+            earlier = [(earlier_from, "from", str(seat ^ 1)), (earlier_to, "to", str(seat ^ 1))]
+            expected = earlier + expected
+        assert marks == expected
         assert any("arrow" in el.get("class", "") for el in _marked(svg))
         files = {
             "".join(el.itertext()): float(el.get("x", "0"))
@@ -112,22 +125,32 @@ def _actions(state: MarramState) -> dict[int, dict[str, object]]:
     }
 
 
-def test_marram_marks_the_tiles_of_the_last_turn_in_order() -> None:
+def test_marram_marks_each_other_seats_last_turn_in_order() -> None:
     checked = 0
     for state in _marram_turns(4, 5)[1:]:
         if state.mid_turn or state.outcome is not None:
             continue
-        plies = len(state.history)
+        reader = state.to_move
+        assert reader is not None
         actions = _actions(state)
-        seat = actions[plies - 1]["seat"]
-        turn = [p for p in (plies - 2, plies - 1) if actions.get(p, {}).get("seat") == seat]
-        if turn != [plies - 2, plies - 1]:
-            continue
+        # Each other seat's latest actions, oldest seat first, the first of two numbered 1.
+        latest: dict[int, list[int]] = {}
+        for ply in sorted(actions):
+            seat = int(actions[ply]["seat"])  # type: ignore[call-overload]
+            turn = latest.get(seat)
+            latest[seat] = [*turn, ply] if turn and turn[-1] == ply - 1 else [ply]
         expected = [
-            f"{actions[p]['x']},{actions[p]['y']}" for p in turn if actions[p]["type"] != "pass"
+            (f"{actions[p]['x']},{actions[p]['y']}", str(seat), f"{'RVWB'[seat]}{n + 1}")
+            for seat, plies in sorted(latest.items(), key=lambda item: item[1][0])
+            if seat != reader
+            for n, p in enumerate(plies)
+            if actions[p]["type"] != "pass"
         ]
-        svg = games.get("marram").render_mail_svg(state, 0, None)
-        assert [el.get("data-pos") for el in _marked(svg)] == expected
+        svg = games.get("marram").render_mail_svg(state, reader, None)
+        marks = [
+            (el.get("data-pos"), el.get("data-seat"), el.get("data-label")) for el in _marked(svg)
+        ]
+        assert marks == expected
         checked += 1
     assert checked > 10
 

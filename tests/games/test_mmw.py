@@ -610,7 +610,7 @@ def test_svg_shows_every_pyramid_square_and_the_last_move() -> None:
     assert svg.count(' top"') == 3  # one top per occupied square
     assert 'data-square="b2" data-top="" data-stack="" data-last="from"' in svg
     assert 'data-square="b3" data-top="red" data-stack="r2" data-last="to"' in svg
-    assert 'class="last-move"' in svg
+    assert '<g class="last-turn" data-seat="0" data-plies="0" data-move="b2-b3"' in svg
     assert "Red: 3 left, 12 sunk" in svg
 
 
@@ -646,3 +646,39 @@ def test_text_board() -> None:
     assert [row[1] for row in rows] == ["5", "4", "3", "2", "1"]
     rows = [line for line in GAME.render_text(state, seat=1).splitlines() if re.match(r" \d", line)]
     assert [row[1] for row in rows] == ["1", "2", "3", "4", "5"]
+
+
+def test_the_last_moves_are_marked_in_the_movers_colour_with_its_letter() -> None:
+    import xml.etree.ElementTree as ET
+
+    from pbem.games.mmw import render
+
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    state = GAME.new(2)
+    state = state.play(state.legal_moves()[0])
+    state = state.play(state.legal_moves()[0])
+    _, blue = state.history
+    root = ET.fromstring(GAME.render_svg(state, 0, ["Ann", "Bob"]))
+    marks = {el.get("data-seat"): el for el in root.iter() if el.get("class") == "last-turn"}
+    assert set(marks) == {"1"}, "red's own earlier move is not marked"
+    mark = marks["1"]
+    assert mark.get("data-move") == blue
+    assert render.FILL["blue"] in {p.get("stroke") for p in mark.iter(f"{svg_ns}path")}
+    assert "".join(mark.find(f"{svg_ns}g").itertext()) == "B"  # type: ignore[union-attr]
+    title = mark.findtext(f"{svg_ns}title") or ""
+    frm, to = blue.split("-")
+    assert title.startswith("Bob moved a ") and f"pyramid from {frm}" in title and to in title
+    arrows = [el for el in root.iter() if "arrow" in el.get("class", "").split()]
+    assert [a.get("data-seat") for a in arrows] == ["1"]
+    assert render.FILL["blue"] in {p.get("fill") for p in arrows[0].iter(f"{svg_ns}path")}
+    # Blue's view: its own move (the latest) and red's.
+    seen = ET.fromstring(GAME.render_svg(state, 1))
+    assert {el.get("data-seat") for el in seen.iter() if el.get("class") == "last-turn"} == {
+        "0",
+        "1",
+    }
+    # Pyramids carry their owner's letter by their size; squares are named top first.
+    svg = GAME.render_svg(state)
+    assert ">R3</text>" in svg and ">B1</text>" in svg
+    assert 'data-name="c1: red large on red medium on red small; touching 6, resting 0"' in svg
+    assert "after move 2" in svg and "ply" not in svg

@@ -173,5 +173,9 @@ def test_replay_page_works_without_javascript(client: FlaskClient) -> None:
     page = client.get(f"/play/{token}/replay/1")
     assert page.status_code == 200
     assert move in page.text and 'rel="prev"' in page.text
+    # The move in words, with the player's name; the step back is to the start, not "move 0".
+    (said,) = re.findall(r'<p id="replay-position">(.*?)</p>', page.text, re.S)
+    assert re.match(r"The position after move 1 of 1: \w+ placed a \d on \w+ ", said), said
+    assert "◀ the start" in page.text and "move 0" not in page.text
     start_page = client.get(f"/play/{token}/replay/0")
     assert "The position at the start" in start_page.text

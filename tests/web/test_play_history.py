@@ -20,6 +20,10 @@ def _history(page: str) -> list[str]:
     found = re.search(r'<ol id="history"[^>]*>(.*?)</ol>', page, re.S)
     assert found, "no move list"
     items = re.findall(r"<li[^>]*>(.*?)</li>", found.group(1), re.S)
+    # Without the number and the player's mark in front of each.
+    items = [
+        re.sub(r'<span class="pbem-(num|swatch)[^"]*"[^>]*>[^<]*</span>', "", i) for i in items
+    ]
     return [html.unescape(re.sub(r"<[^>]+>", "", item)) for item in items]
 
 

@@ -57,7 +57,7 @@ class GoramiGame:
     ) -> str:
         return render.render_mail_svg(_ours(state), seat, names, last_turn)
 
-    def board_assets(self, state: State, seat: int) -> JSON:
+    def board_assets(self, state: State, seat: int, names: Sequence[str] | None = None) -> JSON:
         """GORami's board needs no drawings beyond the SVG."""
         _ours(state)
         return {}

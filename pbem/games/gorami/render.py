@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from html import escape
 
-from pbem.games.base import display_name
+from pbem.games import drawing as d
+from pbem.games.base import MoveError, display_name, fill_names, seat_mark
 from pbem.games.gorami.board import Board, Cell
 from pbem.games.gorami.rules import COLOURS, GoramiState
 
@@ -27,7 +29,6 @@ INK = ("#8a6400", "#1f4fa8")  # yellow/blue as text on a light background
 CELL_FILL = "#f6efdc"
 INTERIOR_FILL = "#e4e9cf"
 CELL_STROKE = "#7a6a4f"
-LAST_STROKE = "#d62828"
 PANEL_NAME = 18  # longest name shown above a hand, in characters
 STATUS_NAME = 40  # longest name in the status line
 
@@ -54,6 +55,73 @@ class _Frame:
 
     def centroid(self, cell: Cell) -> tuple[float, float]:
         return self.at(cell.half_col, cell.row + (2 / 3 if cell.up else 1 / 3))
+
+
+MARKS = tuple(seat_mark(c) for c in COLOURS)  # "Y", "B": on the last-turn badges
+TURN_EDGE = ("#3b2d00", "#0b2350")  # under a seat's colour, so its marks show on any cell
+
+
+def _disc_shape(cx: float, cy: float, r: float, seat: int, attrs: str) -> str:
+    """A seat's disc: yellow ones round, blue ones hexagonal, so they differ by more than
+    colour."""
+    if seat == 0:
+        return f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(r)}" {attrs}/>'
+    return f'<path d="{_hexagon(cx, cy, r)}" {attrs}/>'
+
+
+def _hexagon(cx: float, cy: float, r: float) -> str:
+    """Path data for a hexagon with flat top and bottom, about as big as a disc of radius r."""
+    k = r * 1.08
+    return d.polygon_d(
+        (cx + k * math.cos(math.radians(a)), cy + k * math.sin(math.radians(a)))
+        for a in range(0, 360, 60)
+    )
+
+
+@lru_cache(maxsize=32)
+def _replayed(
+    size: int, seed: int, history: tuple[str, ...], discs: tuple[tuple[str, str], ...]
+) -> tuple[GoramiState, ...] | None:
+    """The positions before each move and the last one, replayed from the start; None when the
+    game did not start from the empty board (a position set up by hand)."""
+    state = GoramiState.initial(size, seed)
+    out = [state]
+    for move in history:
+        try:
+            state = state.play(move)
+        except MoveError:
+            return None
+        out.append(state)
+    return tuple(out) if tuple(sorted(state.to_json()["discs"].items())) == discs else None
+
+
+def _marked(state: GoramiState, viewer: int | None) -> list[tuple[d.Turn, str, str, list[str]]]:
+    """The moves marked for `viewer` (`drawing.marked_turns`), oldest first, each with its
+    notation, its sentence (seats as placeholders) and the cells of the discs it captured."""
+    history = state.history
+    if not history:
+        return []
+    discs = tuple(sorted(state.to_json()["discs"].items()))
+    positions = _replayed(state.board.size, state.seed, tuple(history), discs)
+    last = len(history) - 1
+    if positions is None:
+        # Set up by hand: only the last move is known, by the colour of the disc it placed.
+        cell = history[-1][1:]
+        disc = state.disc(cell)
+        seat = disc[1] if disc is not None else 0
+        words = f"{{{seat}}} placed a {history[-1][0]} on {cell}"
+        return [(d.Turn(seat, (last,)), history[-1], words, state.captured())]
+    turns = []
+    for ply in range(len(history)):
+        mover = positions[ply].to_move
+        assert mover is not None
+        turns.append(d.Turn(mover, (ply,)))
+    out = []
+    for turn in d.marked_turns(turns, viewer):
+        ply = turn.plies[0]
+        words = positions[ply].describe(history[ply])
+        out.append((turn, history[ply], words, positions[ply + 1].captured()))
+    return out
 
 
 def _who(names: Sequence[str] | None, seat: int, limit: int = 0) -> str:
@@ -112,23 +180,25 @@ def _stripe_marks(geo: Board, frame: _Frame, index: int) -> tuple[Point, Point, 
 def render_svg(
     state: GoramiState, seat: int | None = None, names: Sequence[str] | None = None
 ) -> str:
-    """The position as an SVG document; cells carry data-cell, hand discs data-number/data-seat.
-    `names` label the seats instead of their colours."""
+    """The position as an SVG document. Cells carry data-cell and their accessible name in
+    data-name (and a title); hand discs data-number/data-seat. The last turn of each other seat
+    (and the viewer's own when nobody has moved since) is outlined in the mover's colour with a
+    badge of its letter, the discs it captured ringed (`g.last-turn`). `names` label the seats
+    instead of their colours."""
     geo = state.board
     view = state.view(seat)
     frame = _Frame(geo)
-    last = view["last_move"]
-    last_cell = last[1:] if last else None
-    captured = set(view["captured"])
+    marked = _marked(state, seat)
     out: list[str] = []
     w, h = frame.width, frame.height
+    title, status = _status(state, names, STATUS_NAME)
     out.append(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_fmt(w)} {_fmt(h)}" '
         f'width="{_fmt(w)}" height="{_fmt(h)}" class="gorami" data-board="{geo.size}" '
+        f'role="group" aria-label="{escape(f"{title}: {status}")}" '
         f'font-family="DejaVu Sans, Verdana, sans-serif">'
     )
     out.append(f'<rect x="0" y="0" width="{_fmt(w)}" height="{_fmt(h)}" fill="#fffdf7"/>')
-    title, status = _status(state, names, STATUS_NAME)
     out.append(
         f'<text x="{_fmt(w / 2)}" y="26" text-anchor="middle" font-size="19" font-weight="bold" '
         f'fill="#333">{escape(title)}</text>'
@@ -136,6 +206,7 @@ def render_svg(
         f'fill="#333">{escape(status)}</text>'
     )
 
+    radius = HEIGHT / 3 * 0.74
     for cell in geo.cells:
         disc = view["cells"][cell.index]["disc"]
         pts = " ".join(f"{_fmt(px)},{_fmt(py)}" for px, py in (frame.at(*v) for v in cell.vertices))
@@ -145,10 +216,12 @@ def render_svg(
             classes.append("interior")
         if disc is None:
             classes.append("empty")
+        name = _cell_name(cell.name, disc, interior)
         attrs = f'class="{" ".join(classes)}" data-cell="{cell.name}"'
         if disc is not None:
             attrs += f' data-number="{disc["number"]}" data-colour="{disc["colour"]}"'
-        out.append(f"<g {attrs}>")
+        attrs += f' data-name="{escape(name)}"'
+        out.append(f"<g {attrs}><title>{escape(name)}</title>")
         out.append(
             f'<polygon points="{pts}" fill="{INTERIOR_FILL if interior else CELL_FILL}" '
             f'stroke="{CELL_STROKE}" stroke-width="1.5" stroke-linejoin="round"/>'
@@ -162,27 +235,19 @@ def render_svg(
         )
         if disc is not None:
             s = int(disc["seat"])
-            ring = ""
-            if cell.name in captured:
-                ring = (
-                    f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(HEIGHT / 3 * 0.74 + 4)}" '
-                    f'fill="none" stroke="{LAST_STROKE}" stroke-width="2" '
-                    f'stroke-dasharray="4 3"/>'
-                )
             out.append(
-                ring + f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(HEIGHT / 3 * 0.74)}" '
-                f'fill="{DISC_FILL[s]}" stroke="{DISC_STROKE[s]}" stroke-width="2"/>'
-                f'<text x="{_fmt(cx)}" y="{_fmt(cy + 8)}" text-anchor="middle" font-size="23" '
+                _disc_shape(
+                    cx,
+                    cy,
+                    radius,
+                    s,
+                    f'fill="{DISC_FILL[s]}" stroke="{DISC_STROKE[s]}" stroke-width="2"',
+                )
+                + f'<text x="{_fmt(cx)}" y="{_fmt(cy + 8)}" text-anchor="middle" font-size="23" '
                 f'font-weight="bold" fill="{DISC_TEXT[s]}">{disc["number"]}</text>'
             )
         out.append("</g>")
-    if last_cell is not None and last_cell in geo.by_name:
-        cell = geo.cells[geo.by_name[last_cell]]
-        pts = " ".join(f"{_fmt(px)},{_fmt(py)}" for px, py in (frame.at(*v) for v in cell.vertices))
-        out.append(
-            f'<polygon class="last-move" points="{pts}" fill="none" stroke="{LAST_STROKE}" '
-            f'stroke-width="4" stroke-linejoin="round" pointer-events="none"/>'
-        )
+    out.extend(_turn_marks(geo, frame, marked, names, radius))
 
     sides = [COLOURS[s] if names is None else escape(_who(names, s)) for s in range(2)]
     for index, stripe in enumerate(view["stripes"]):
@@ -204,6 +269,53 @@ def render_svg(
     out.extend(_panel(state, view, frame, names))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _cell_name(cell: str, disc: dict[str, object] | None, interior: bool) -> str:
+    """A cell's accessible name: "b3: yellow 2, interior", "c1: empty"."""
+    what = "empty" if disc is None else f"{disc['colour']} {disc['number']}"
+    return f"{cell}: {what}" + (", interior" if interior else "")
+
+
+def _turn_marks(
+    geo: Board,
+    frame: _Frame,
+    marked: list[tuple[d.Turn, str, str, list[str]]],
+    names: Sequence[str] | None,
+    radius: float,
+) -> list[str]:
+    """Each marked move: its cell outlined in the mover's colour with a badge of the mover's
+    letter in a corner, and the discs it captured ringed with a dashed line of that colour."""
+    who = [_who(names, s) for s in range(2)]
+    out: list[str] = []
+    for turn, move, words, captured in marked:
+        s, ply = turn.seat, turn.plies[0]
+        sentence = fill_names(words, who)
+        parts = [
+            f'<g class="last-turn" data-seat="{s}" data-plies="{ply}" '
+            f'data-name="{escape(sentence)}" pointer-events="none">'
+            f"<title>{escape(sentence)}</title>"
+        ]
+        cell_name = move[1:]
+        if cell_name in geo.by_name:
+            cell = geo.cells[geo.by_name[cell_name]]
+            corners = [frame.at(*v) for v in cell.vertices]
+            parts.append(d.outline(d.polygon_d(corners), DISC_FILL[s], TURN_EDGE[s], 4))
+            cx, cy = frame.centroid(cell)
+            # The badge sits towards the right corner of the base, away from the cell's name.
+            corner = max(corners, key=lambda p: (p[1] if cell.up else -p[1], p[0]))
+            bx, by = cx + (corner[0] - cx) * 0.64, cy + (corner[1] - cy) * 0.64
+            parts.append(d.badge(bx, by, MARKS[s], DISC_FILL[s], TURN_EDGE[s], 15))
+        for name in captured:
+            if name not in geo.by_name:
+                continue
+            cx, cy = frame.centroid(geo.cells[geo.by_name[name]])
+            parts.append(
+                d.outline(d.circle_d(cx, cy, radius + 5), DISC_FILL[s], TURN_EDGE[s], 2.5, "5 3")
+            )
+        parts.append("</g>")
+        out.append("".join(parts))
+    return out
 
 
 def _panel(
@@ -230,7 +342,8 @@ def _panel(
         you = " (you)" if view["seat"] == s else ""
         out.append(
             f'<g class="hand" data-seat="{s}">'
-            f'<text x="{_fmt(x0)}" y="{_fmt(top + 14)}" font-size="15" font-weight="bold" '
+            + d.badge(x0 + 8, top + 9, MARKS[s], DISC_FILL[s], TURN_EDGE[s], 11)
+            + f'<text x="{_fmt(x0 + 22)}" y="{_fmt(top + 14)}" font-size="15" font-weight="bold" '
             f'fill="{INK[s]}">{escape(_who(names, s, PANEL_NAME))}{you}{turn}</text>'
             f'<text x="{_fmt(x0)}" y="{_fmt(top + 34)}" font-size="13" fill="#333">'
             f"fish {fish[s]} · interior {interior[s]}</text>"
@@ -239,12 +352,19 @@ def _panel(
         for n in range(3):
             cx = x0 + 18 + n * 60
             cy = top + 66
+            name = f"{COLOURS[s]} {n + 1}, {hand[n]} left"
             out.append(
                 f'<g class="hand-disc" data-seat="{s}" data-number="{n + 1}" '
-                f'data-count="{hand[n]}" opacity="{1 if hand[n] else 0.3}">'
-                f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="15" fill="{DISC_FILL[s]}" '
-                f'stroke="{DISC_STROKE[s]}" stroke-width="2"/>'
-                f'<text x="{_fmt(cx)}" y="{_fmt(cy + 6)}" text-anchor="middle" font-size="16" '
+                f'data-count="{hand[n]}" data-name="{name}" opacity="{1 if hand[n] else 0.3}">'
+                f"<title>{name}</title>"
+                + _disc_shape(
+                    cx,
+                    cy,
+                    15,
+                    s,
+                    f'fill="{DISC_FILL[s]}" stroke="{DISC_STROKE[s]}" stroke-width="2"',
+                )
+                + f'<text x="{_fmt(cx)}" y="{_fmt(cy + 6)}" text-anchor="middle" font-size="16" '
                 f'font-weight="bold" fill="{DISC_TEXT[s]}">{n + 1}</text>'
                 f'<text x="{_fmt(cx + 20)}" y="{_fmt(cy + 5)}" font-size="13" fill="#333">'
                 f"×{hand[n]}</text></g>"
@@ -260,7 +380,11 @@ def _status(
     head = f"GORami · {state.board.size}-cell board"
     if state.outcome is None:
         assert state.to_move is not None
-        last = f" · last move {state.history[-1]}" if state.history else ""
+        last = ""
+        marked = _marked(state, None)
+        if marked:
+            mover = marked[-1][0].seat
+            last = f" · {_who(names, mover, limit)} played {state.history[-1]}"
         return head, f"{_who(names, state.to_move, limit)} to move{last}"
     return head, _result_words(state, names, limit)
 
@@ -354,8 +478,6 @@ M_INTERIOR = "#e1e7c6"
 
 def _mail_fish(x: float, y: float) -> str:
     """Path data for a fish facing right, centred at (x, y)."""
-    from pbem.games import drawing as d
-
     return f"M{d.fmt(x - 9)} {d.fmt(y)} a12 8 0 1 0 24 0 a12 8 0 1 0 -24 0Z " + d.polygon_d(
         [(x - 8, y), (x - 18, y - 9), (x - 18, y + 9)]
     )
@@ -369,10 +491,9 @@ def render_mail_svg(
 ) -> str:
     """The board for a turn email: names, colours and fish above; the board with every disc,
     cell names, the interior shaded and a fish per stripe in the colour of the seat winning it;
-    and, when `last_turn`, the cell of the last move outlined and the discs it turned ringed
-    (`class="last-move"`). Drawn to cost little as a PNG: no hands, hover titles or legend."""
-    from pbem.games import drawing as d
-
+    and, when `last_turn`, the moves the page marks (`_marked`) in their movers' colours: the
+    cell outlined with the mover's letter, the discs it turned ringed (`class="last-move"`).
+    Drawn to cost little as a PNG: no hands, hover titles or legend."""
     geo = state.board
     width = float(d.MAIL_WIDTH)
     outcome = state.outcome
@@ -390,8 +511,11 @@ def render_mail_svg(
     fish = state.fish()
     seats = [
         d.SeatLine(
-            chip=f'<circle r="12" fill="{DISC_FILL[s]}" stroke="{DISC_STROKE[s]}" '
-            f'stroke-width="2"/>',
+            chip=_disc_shape(
+                0, 0, 12, s, f'fill="{DISC_FILL[s]}" stroke="{DISC_STROKE[s]}" stroke-width="2"'
+            )
+            + f'<path d="{d.label_path(MARKS[s], 0, 0, 10)}" fill="none" '
+            f'stroke="{DISC_TEXT[s]}" stroke-width="1.8" stroke-linecap="round"/>',
             name=who[s],
             score=f"{fish[s]} fish",
             to_move=outcome is None and state.to_move == s,
@@ -435,8 +559,6 @@ def render_mail_svg(
         f'stroke="{CELL_STROKE}" stroke-width="1.5" stroke-linejoin="round"/>'
     )
     radius = rise / 3 * 0.78
-    captured = set(state.captured()) if last_turn else set()
-    placed = state.history[-1][1:] if last_turn and state.history else None
     for cell in geo.cells:
         cx, cy = centre(cell)
         # The cell's name sits in the wide part of the triangle, clear of the disc.
@@ -448,25 +570,45 @@ def render_mail_svg(
         number, owner = disc
         out.append(
             f'<g class="disc" data-cell="{cell.name}" data-number="{number}" '
-            f'data-seat="{owner}"><circle cx="{d.fmt(cx)}" cy="{d.fmt(cy)}" '
-            f'r="{d.fmt(radius)}" fill="{DISC_FILL[owner]}" stroke="{DISC_STROKE[owner]}" '
-            f'stroke-width="2"/>'
+            f'data-seat="{owner}">'
+            + _disc_shape(
+                cx,
+                cy,
+                radius,
+                owner,
+                f'fill="{DISC_FILL[owner]}" stroke="{DISC_STROKE[owner]}" stroke-width="2"',
+            )
             + d.text(cx, cy + 9, str(number), 25, DISC_TEXT[owner], bold=True, anchor="middle")
             + "</g>"
         )
-        if cell.name in captured:
+    for turn, move, _, captured in _marked(state, seat) if last_turn else []:
+        # Each marked move in its mover's colour: the cell outlined, the discs it turned ringed,
+        # and a badge of the mover's letter towards the right corner of the cell's base.
+        s = turn.seat
+        for name in captured:
+            if name in geo.by_name:
+                cx, cy = centre(geo.cells[geo.by_name[name]])
+                ring = d.circle_d(cx, cy, radius + 5)
+                out.append(
+                    f'<path class="last-move captured" data-cell="{name}" data-seat="{s}" '
+                    f'd="{ring}" fill="none" stroke="{TURN_EDGE[s]}" stroke-width="6" '
+                    f'stroke-dasharray="6 4"/><path d="{ring}" fill="none" '
+                    f'stroke="{DISC_FILL[s]}" stroke-width="3" stroke-dasharray="6 4"/>'
+                )
+        placed = move[1:]
+        if placed in geo.by_name:
+            cell = geo.cells[geo.by_name[placed]]
+            shape = d.polygon_d(corners(cell))
+            cx, cy = centre(cell)
+            corner = max(corners(cell), key=lambda p: (p[1] if cell.up else -p[1], p[0]))
+            bx, by = cx + (corner[0] - cx) * 0.62, cy + (corner[1] - cy) * 0.62
             out.append(
-                f'<circle class="last-move captured" data-cell="{cell.name}" '
-                f'cx="{d.fmt(cx)}" cy="{d.fmt(cy)}" r="{d.fmt(radius + 5)}" fill="none" '
-                f'stroke="{LAST_STROKE}" stroke-width="3" stroke-dasharray="6 4"/>'
+                f'<path class="last-move placed" data-cell="{placed}" data-seat="{s}" '
+                f'd="{shape}" fill="none" stroke="{TURN_EDGE[s]}" stroke-width="8" '
+                f'stroke-linejoin="round"/><path d="{shape}" fill="none" '
+                f'stroke="{DISC_FILL[s]}" stroke-width="4.5" stroke-linejoin="round"/>'
+                + d.mail_badge(bx, by, MARKS[s], DISC_FILL[s], TURN_EDGE[s], 10)
             )
-    if placed is not None and placed in geo.by_name:
-        cell = geo.cells[geo.by_name[placed]]
-        out.append(
-            f'<path class="last-move placed" data-cell="{placed}" '
-            f'd="{d.polygon_d(corners(cell))}" fill="none" stroke="{LAST_STROKE}" '
-            f'stroke-width="5" stroke-linejoin="round"/>'
-        )
     # A fish past the end of each stripe, in the colour of the seat that wins it (grey: tied).
     exit_ = rise / 3 * 2 / math.sqrt(3)
     shoals: dict[int | None, list[str]] = {}

@@ -77,16 +77,27 @@ class MarramGame:
 
         return render.render_mail_svg(state.view(seat), names, last_turn)
 
-    def board_assets(self, state: base.State, seat: int) -> base.JSON:
+    def board_assets(
+        self, state: base.State, seat: int, names: Sequence[str] | None = None
+    ) -> base.JSON:
         """On `seat`'s turn: `previews`, every tile it may lay or flip drawn in each legal
-        rotation (keyed "face:tile:rotation"), and `glyphs`, its boot, pitchfork and bet drawn
-        at the origin. An empty dict otherwise."""
+        rotation (keyed "face:tile:rotation"); `flips`, what each flip would cost, keyed by
+        position ("x,y": its tile, the tokens lost, a warning naming them by `names`, and
+        those tokens drawn crossed out for the preview; see `render.flips`); `warnings`, those
+        sentences keyed by the flip's move prefix ("flip x,y") for the page; and `glyphs`, its
+        boot, pitchfork and bet drawn at the origin. An empty dict otherwise."""
         if state.outcome is not None or state.to_move != seat:
             return {}
         from pbem.games.marram import render
 
+        view = state.view(seat)
+        legal = state.legal_moves()
+        flips = render.flips(view, legal, names)
         return {
-            "previews": render.previews(state.view(seat), state.legal_moves()),
+            "previews": render.previews(view, legal),
+            "flips": flips,
+            # Shown by the page under a chosen flip ("flip x,y …"), as MMW warns of a sinking.
+            "warnings": {f"flip {pos}": f["warning"] for pos, f in flips.items() if f["warning"]},
             "glyphs": {
                 "boot": render.boot_glyph(0, 0, seat),
                 "fork": render.fork_glyph(0, 0, seat),

@@ -76,9 +76,9 @@ export default class Marram {
                 class: "pbem-flip-mode",
                 "aria-pressed": "false",
                 onclick: () => this.chooseFlip(),
-                title: `${supplies.shovels ?? 0} shovels left`,
+                title: `${shovels(supplies)} left`,
               },
-              `Flip a tile (${supplies.shovels ?? 0} shovels)`,
+              `Flip a tile (${shovels(supplies)})`,
             )
           : null,
         this.canPass
@@ -502,4 +502,10 @@ export function parseMarram(move) {
     else action.claim = `${rest[i]} ${rest[i + 1]}`;
   }
   return action;
+}
+
+// "1 shovel", "3 shovels": the flip button counts what the player holds.
+function shovels(supplies) {
+  const n = supplies.shovels ?? 0;
+  return `${n} shovel${n === 1 ? "" : "s"}`;
 }

@@ -12,6 +12,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from pbem.games import drawing as d
+from pbem.games.base import fill_names, seat_mark
+from pbem.games.marram import words
+
 __all__ = [
     "SEAT_COLOURS",
     "SEAT_WORDS",
@@ -51,7 +55,10 @@ SPECIES_NAME = {"o": "orange snake", "b": "blue snake", "w": "worm"}
 KIND_NAME = {"end": "end", "head": "head", "tail": "tail", "mid": "mid", "saddle": "saddle"}
 # Seat colours avoid the terrain and creature colours: red, violet, white, black.
 SEAT_COLOURS = ("#e03131", "#8e44ad", "#f8f9fa", "#212529")
-SEAT_OUTLINES = ("#3b0a0a", "#2a0f35", "#343a40", "#f8f9fa")
+SEAT_OUTLINES = ("#3b0a0a", "#2a0f35", "#212529", "#f8f9fa")
+# A ring round every token and last-turn mark, against its outline, so it stands out on grass,
+# sand and creatures alike (a white token's dark outline gets a white ring, and so on).
+SEAT_HALOS = ("#ffffff", "#ffffff", "#ffffff", "#212529")
 VARIANT_TITLE = {"classic": "Classic", "pitchfork": "Pitchfork", "animals": "Animals"}
 
 PANEL_W = 340.0
@@ -111,6 +118,20 @@ def _seat_colour(seat: int) -> str:
 
 def _seat_outline(seat: int) -> str:
     return SEAT_OUTLINES[seat % len(SEAT_OUTLINES)]
+
+
+def _seat_halo(seat: int) -> str:
+    return SEAT_HALOS[seat % len(SEAT_HALOS)]
+
+
+def _seat_ink(seat: int) -> str:
+    """Text on the seat's colour."""
+    return d.contrast_ink(_seat_colour(seat))
+
+
+def seat_letter(seat: int) -> str:
+    """The letter marking a seat's tokens and turns: its colour word's initial ("V")."""
+    return seat_mark(seat_word(seat))
 
 
 SEAT_WORDS = ("Red", "Violet", "White", "Black")
@@ -234,45 +255,73 @@ def _shovel(x: float, y: float, scale: float = 1.0) -> str:
     )
 
 
-def boot_glyph(x: float, y: float, seat: int, size: float = 22.0) -> str:
-    """A welly boot centred on (x, y) in the seat's colour."""
+def _token_mark(seat: int, x: float, y: float, size: float) -> str:
+    """The seat's letter on its token, so tokens differ by more than colour."""
+    return (
+        f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}" font-weight="bold" '
+        f'text-anchor="middle" fill="{_seat_ink(seat)}" font-family="sans-serif">'
+        f"{seat_letter(seat)}</text>"
+    )
+
+
+_BOOT = "M-7 -10 H2 V3 H6.5 Q10.5 4 10.5 8 V10 H-7 Z"
+
+
+def boot_glyph(x: float, y: float, seat: int, size: float = 24.0, mark: bool = True) -> str:
+    """A welly boot centred on (x, y) in the seat's colour, haloed so it shows on grass and
+    sand, with the seat's letter on its leg (`mark`)."""
     s = size / 22.0
+    edge = _seat_outline(seat)
     return (
         f'<g class="token token-boot seat-{seat}" data-seat="{seat}" '
         f'transform="translate({_f(x)} {_f(y)}) scale({_f(s)})">'
-        f'<path d="M-7 -10 H2 V3 H6.5 Q10.5 4 10.5 8 V10 H-7 Z" fill="{_seat_colour(seat)}" '
-        f'stroke="{_seat_outline(seat)}" stroke-width="1.6" stroke-linejoin="round"/>'
-        f'<path d="M-7 -6.5 H2" stroke="{_seat_outline(seat)}" stroke-width="1.2"/>'
-        f'<path d="M-7 7 H10.5" stroke="{_seat_outline(seat)}" stroke-width="1.2"/></g>'
+        f'<path d="{_BOOT}" fill="none" stroke="{_seat_halo(seat)}" stroke-width="4.6" '
+        f'stroke-linejoin="round"/>'
+        f'<path d="{_BOOT}" fill="{_seat_colour(seat)}" '
+        f'stroke="{edge}" stroke-width="1.8" stroke-linejoin="round"/>'
+        f'<path d="M2 7 H10.5" stroke="{edge}" stroke-width="1.2"/>'
+        + (_token_mark(seat, -2.5, 1.2, 8.5) if mark else "")
+        + "</g>"
     )
 
 
-def fork_glyph(x: float, y: float, seat: int, size: float = 22.0) -> str:
-    """A pitchfork centred on (x, y) in the seat's colour."""
+def fork_glyph(x: float, y: float, seat: int, size: float = 24.0, mark: bool = True) -> str:
+    """A pitchfork centred on (x, y) in the seat's colour, haloed, with the seat's letter on
+    the knob of its handle (`mark`)."""
     s = size / 22.0
-    tines = "M0 11 V-3 M-5.5 -11 V-3 H5.5 V-11 M0 -3 V-11"
+    tines = "M0 5 V-3 M-5.5 -11 V-3 H5.5 V-11 M0 -3 V-11"
+    edge = _seat_outline(seat)
+    knob = (
+        f'<circle cy="7.5" r="5.6" fill="{_seat_colour(seat)}" stroke="{edge}" stroke-width="1.4"/>'
+    )
     return (
         f'<g class="token token-fork seat-{seat}" data-seat="{seat}" '
         f'transform="translate({_f(x)} {_f(y)}) scale({_f(s)})">'
-        f'<path d="{tines}" fill="none" stroke="{_seat_outline(seat)}" stroke-width="5.2" '
+        f'<path d="{tines}" fill="none" stroke="{_seat_halo(seat)}" stroke-width="7.6" '
+        f'stroke-linecap="round" stroke-linejoin="round"/>'
+        f'<circle cy="7.5" r="7.6" fill="{_seat_halo(seat)}"/>'
+        f'<path d="{tines}" fill="none" stroke="{edge}" stroke-width="5.2" '
         f'stroke-linecap="round" stroke-linejoin="round"/>'
         f'<path d="{tines}" fill="none" stroke="{_seat_colour(seat)}" stroke-width="2.6" '
-        f'stroke-linecap="round" stroke-linejoin="round"/></g>'
+        f'stroke-linecap="round" stroke-linejoin="round"/>'
+        + knob
+        + (_token_mark(seat, 0, 10.3, 7.6) if mark else "")
+        + "</g>"
     )
 
 
-def bet_glyph(x: float, y: float, seat: int, size: float = 16.0) -> str:
-    """A betting chip centred on (x, y) in the seat's colour."""
+def bet_glyph(x: float, y: float, seat: int, size: float = 17.0, mark: bool = True) -> str:
+    """A betting chip centred on (x, y) in the seat's colour, haloed, with the seat's letter in
+    its middle (`mark`)."""
     s = size / 16.0
+    edge = _seat_outline(seat)
     return (
         f'<g class="token token-bet seat-{seat}" data-seat="{seat}" '
         f'transform="translate({_f(x)} {_f(y)}) scale({_f(s)})">'
-        f'<circle r="7.5" fill="{_seat_colour(seat)}" stroke="{_seat_outline(seat)}" '
-        f'stroke-width="1.4"/>'
-        f'<circle r="5.2" fill="none" stroke="{_seat_outline(seat)}" stroke-width="1.8" '
-        f'stroke-dasharray="2.2 1.9"/>'
-        f'<text y="2.6" text-anchor="middle" font-size="7" font-weight="bold" '
-        f'fill="{_seat_outline(seat)}">$</text></g>'
+        f'<circle r="9.2" fill="{_seat_halo(seat)}"/>'
+        f'<circle r="7.5" fill="{_seat_colour(seat)}" stroke="{edge}" stroke-width="1.4"/>'
+        f'<circle r="5.6" fill="none" stroke="{edge}" stroke-width="1.3" '
+        f'stroke-dasharray="2.2 1.9"/>' + (_token_mark(seat, 0, 2.6, 7.2) if mark else "") + "</g>"
     )
 
 
@@ -470,11 +519,16 @@ def tile_group(
     show_prey: bool = True,
     attrs: str = "",
     scale: float = 1.0,
+    name_locs: bool = False,
+    title: str = "",
 ) -> str:
     """An SVG `<g>` drawing one tile with its top-left corner at (x, y).
 
     Locations (quadrants, spokes, `removed`, token locations) are in board orientation; `desc` is a
-    rules 1.5 description, shown on its `face` turned `rotation` degrees clockwise.
+    rules 1.5 description, shown on its `face` turned `rotation` degrees clockwise. With
+    `name_locs` each quadrant and creature-carrying spoke has its accessible name in data-name
+    ("NW quadrant, sand"; "E spoke, blue snake"), for the previews the page clicks in. `title`
+    becomes the group's first child, its name on hover and for screen readers.
     """
     f = _face(desc, face)
     gone = set(removed)
@@ -482,6 +536,8 @@ def tile_group(
     parts: list[str] = []
     transform = f"translate({_f(x)} {_f(y)})" + (f" scale({_f(scale)})" if scale != 1 else "")
     parts.append(f'<g class="tile" transform="{transform}"{attrs}>')
+    if title:
+        parts.append(f"<title>{escape(title)}</title>")
     # Terrain.
     terrain: dict[str, str] = {}
     for i, quad in enumerate(QUADS):
@@ -491,8 +547,9 @@ def tile_group(
         t = terrain[quad]
         qx, qy = _QRECT[quad]
         name = "grass" if t == "g" else "sand"
+        label = f' data-name="{quad} quadrant, {name}"' if name_locs else ""
         parts.append(
-            f'<rect class="quad {name}" data-loc="{quad}" shape-rendering="crispEdges" '
+            f'<rect class="quad {name}" data-loc="{quad}"{label} shape-rendering="crispEdges" '
             f'x="{_f(qx)}" y="{_f(qy)}" '
             f'width="{_f(C)}" height="{_f(C)}" fill="{TERRAIN.get(t, "#ccc")}"/>'
         )
@@ -607,8 +664,10 @@ def tile_group(
             y0, y1 = sorted((ay, by))
             w = max(x1 - x0, BODY + 4)
             h = max(y1 - y0, BODY + 4)
+            what = SPECIES_NAME.get(carried[spoke], "creature")
+            label = f' data-name="{spoke} spoke, {what}"' if name_locs else ""
             parts.append(
-                f'<rect class="spoke" data-loc="{spoke}" x="{_f((x0 + x1 - w) / 2)}" '
+                f'<rect class="spoke" data-loc="{spoke}"{label} x="{_f((x0 + x1 - w) / 2)}" '
                 f'y="{_f((y0 + y1 - h) / 2)}" width="{_f(w)}" height="{_f(h)}" '
                 f'fill="transparent"/>'
             )
@@ -628,14 +687,14 @@ def previews(view: Mapping[str, Any], legal: Iterable[str]) -> dict[str, str]:
     at = {(int(t["x"]), int(t["y"])): t for t in view.get("board") or []}
     wanted: set[tuple[str, int, int]] = {("front", int(t), 0) for t in view.get("hand") or []}
     for move in legal:
-        words = move.split()
-        if words[0] == "place":
-            wanted.add(("front", int(words[1]), int(words[3])))
-        elif words[0] == "flip":
-            x, y = (int(v) for v in words[1].split(","))
+        part = move.split()
+        if part[0] == "place":
+            wanted.add(("front", int(part[1]), int(part[3])))
+        elif part[0] == "flip":
+            x, y = (int(v) for v in part[1].split(","))
             laid = at.get((x, y))
             if laid is not None:
-                wanted.add(("back", int(laid["tile"]), int(words[2])))
+                wanted.add(("back", int(laid["tile"]), int(part[2])))
     out = {}
     for face, tile, rotation in sorted(wanted):
         desc = tiles.get(str(tile))
@@ -648,8 +707,86 @@ def previews(view: Mapping[str, Any], legal: Iterable[str]) -> dict[str, str]:
             tile_id=tile,
             show_prey=show_prey,
             attrs=' data-preview="1"',
+            name_locs=True,
         )
     return out
+
+
+def flips(
+    view: Mapping[str, Any], legal: Iterable[str], names: Sequence[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """What each flip the viewer may make would cost, keyed by position ("x,y"), as MMW warns
+    before a sinking: `tile`; `lost`, the tokens on the tile (rules: a flip removes them), each
+    `{seat, kind, loc}`; `warning`, a sentence naming them ("Flipping the tile at (-2,1)
+    removes Carol's boot and your pitchfork.", "" when none); and `marks`, those tokens drawn
+    crossed out in the tile's own units (0 to 100, as the previews), to lay over the preview."""
+    seat = view.get("seat")
+    who = _player_names(view, names)
+    at = {(int(t["x"]), int(t["y"])): t for t in view.get("board") or [] if isinstance(t, Mapping)}
+    out: dict[str, dict[str, Any]] = {}
+    for move in legal:
+        part = move.split()
+        if part[0] != "flip" or part[1] in out:
+            continue
+        x, y = (int(v) for v in part[1].split(","))
+        laid = at.get((x, y))
+        if laid is None:
+            continue
+        lost: list[dict[str, Any]] = [
+            {"seat": int(k.get("seat", 0)), "kind": str(k.get("kind")), "loc": str(k.get("loc"))}
+            for k in laid.get("tokens") or []
+            if isinstance(k, Mapping)
+        ]
+        things = [
+            ("your" if k["seat"] == seat else f"{_who(who, k['seat'])}'s")
+            + f" {words.TOKEN_WORDS.get(str(k['kind']), 'token')}"
+            for k in lost
+        ]
+        warning = (
+            f"Flipping the tile at ({x},{y}) removes {words.listing(things)}." if things else ""
+        )
+        out[part[1]] = {
+            "tile": int(laid["tile"]),
+            "lost": lost,
+            "warning": warning,
+            "marks": _lost_marks(lost),
+        }
+    return out
+
+
+def _lost_marks(lost: Sequence[Mapping[str, Any]]) -> str:
+    """The tokens a flip removes, faded and struck through with a red cross, where the board
+    draws them (tile units)."""
+    if not lost:
+        return ""
+    parts = ['<g class="lost-tokens" pointer-events="none">']
+    bets_at: dict[str, int] = {}
+    claims_at: dict[str, int] = {}
+    for token in lost:
+        kind, loc, seat = str(token["kind"]), str(token["loc"]), int(token["seat"])
+        draw = _TOKEN_GLYPH.get(kind)
+        if draw is None or (loc not in _DIR and loc not in _CORNER):
+            continue
+        if kind == "bet" and loc in _DIR:
+            index = bets_at.get(loc, 0)
+            bets_at[loc] = index + 1
+            x, y = _bet_point(loc, index)
+        else:
+            index = claims_at.get(loc, 0)
+            claims_at[loc] = index + 1
+            x, y = _token_point(loc, index)
+        cross = (
+            f"M{_f(x - 9)} {_f(y - 9)} L{_f(x + 9)} {_f(y + 9)} "
+            f"M{_f(x + 9)} {_f(y - 9)} L{_f(x - 9)} {_f(y + 9)}"
+        )
+        parts.append(
+            f'<g class="lost-token" data-seat="{seat}" data-kind="{_attr(kind)}" '
+            f'data-loc="{_attr(loc)}"><g opacity="0.6">{draw(x, y, seat)}</g>'
+            f'<path d="{cross}" stroke="#ffffff" stroke-width="5.5" stroke-linecap="round"/>'
+            f'<path d="{cross}" stroke="#c92a2a" stroke-width="3" stroke-linecap="round"/></g>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
 
 
 def _svg_open(width: float, height: float, extra: str = "") -> str:
@@ -753,11 +890,11 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     kind = event.get("type")
     who = _who(names, event.get("seat"))
     pos = _event_pos(event)
-    at = f" at {pos[0]},{pos[1]}" if pos else ""
+    at = f" at ({pos[0]},{pos[1]})" if pos else ""
     if kind == "place":
         tile = event.get("tile")
         rot = event.get("rotation")
-        return f"{who} placed tile {tile}{at}" + (f" ({rot}°)" if rot is not None else "")
+        return f"{who} placed tile {tile}{at}" + (f", turned {rot}°" if rot is not None else "")
     if kind == "flip":
         return f"{who} flipped the tile{at}"
     if kind == "pass":
@@ -797,6 +934,306 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     if kind == "dropped":
         return f"{who} left the game"
     return str(kind)
+
+
+# ---------------------------------------------------------------------------------------------
+# The last turns: who did what, from the view's log
+
+
+_ACTIONS = ("place", "flip", "pass")
+_ACTIONS_PER_TURN = 2  # rules 4.1; rules.ACTIONS_PER_TURN, not imported so this module needs
+# only the view
+
+
+def turns(view: Mapping[str, Any]) -> list[d.Turn]:
+    """Every turn so far, from the log's actions: a seat's consecutive actions, two to a turn
+    (rules 4.1); the last may be under way, or cut short by the end of the game."""
+    out: list[d.Turn] = []
+    for event in view.get("log") or []:
+        if not isinstance(event, Mapping) or event.get("type") not in _ACTIONS:
+            continue
+        ply, seat = event.get("ply"), event.get("seat")
+        if not isinstance(ply, int) or not isinstance(seat, int) or isinstance(seat, bool):
+            continue
+        last = out[-1] if out else None
+        if last and last.seat == seat and len(last.plies) < _ACTIONS_PER_TURN:
+            out[-1] = d.Turn(seat, (*last.plies, ply))
+        else:
+            out.append(d.Turn(seat, (ply,)))
+    return out
+
+
+def marked_turns(view: Mapping[str, Any]) -> list[d.Turn]:
+    """The turns the board marks for the view's seat (`drawing.marked_turns`), oldest first."""
+    seat = view.get("seat")
+    viewer = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+    return d.marked_turns(turns(view), viewer, _dropped(view))
+
+
+def _laid_at(view: Mapping[str, Any], pos: tuple[int, int]) -> Mapping[str, Any] | None:
+    for laid in view.get("board") or []:
+        if isinstance(laid, Mapping) and (laid.get("x"), laid.get("y")) == pos:
+            return laid
+    return None
+
+
+def _what_is_at(view: Mapping[str, Any], pos: tuple[int, int], loc: str) -> str:
+    """What a token at `loc` of the tile at `pos` stands on, in the rules' words: "sand",
+    "blue snake"; the location's name when the tile is not known."""
+    laid = _laid_at(view, pos)
+    if laid is None:
+        return loc
+    rotation = int(laid.get("rotation") or 0)
+    f = _face(_tile_desc(view, laid.get("tile")), str(laid.get("face") or "front"))
+    if loc in QUADS:
+        q = str(f.get("q", ""))
+        i = (QUADS.index(loc) - _rot_steps(rotation)) % 4
+        return {"g": "grass", "s": "sand"}.get(q[i : i + 1], loc)
+    for text in f.get("pieces", []):
+        species, _, spokes = _parse_piece(text)
+        if loc in (rotate_spoke(sp, rotation) for sp in spokes):
+            return SPECIES_NAME.get(species, "creature")
+    return loc
+
+
+def action_words(view: Mapping[str, Any], ply: int) -> str:
+    """The sentence for the action at `ply`, seats as placeholders `{0}` for `fill_names`, as
+    the move's stored words say it (pbem.games.marram.words): "{2} flipped the tile at (-2,1);
+    {0}'s boot there was lost"."""
+    log = [e for e in view.get("log") or [] if isinstance(e, Mapping)]
+    now = [e for e in log if e.get("ply") == ply]
+    mover = next((e.get("seat") for e in now if e.get("type") in _ACTIONS), None)
+    clauses: list[str] = []
+    tails: list[str] = []
+    things: list[str] = []
+    for event in now:
+        kind = event.get("type")
+        pos = _event_pos(event)
+        at = f" at ({pos[0]},{pos[1]})" if pos else ""
+        if kind == "pass":
+            clauses.append("passed, as no tile could be placed or flipped")
+        elif kind == "place":
+            clauses.append(f"placed tile {event.get('tile')}{at}")
+        elif kind == "flip":
+            clauses.append(f"flipped the tile{at}")
+            lost = [
+                f"{{{t.get('seat')}}}'s {words.TOKEN_WORDS.get(str(t.get('kind')), 'token')}"
+                for t in event.get("lost") or []
+                if isinstance(t, Mapping)
+            ]
+            if lost:
+                verb = "was" if len(lost) == 1 else "were"
+                tails.append(f"{words.listing(lost)} there {verb} lost")
+        elif kind == "claim" and pos is not None:
+            token = words.TOKEN_WORDS.get(str(event.get("kind")), "token")
+            where = _what_is_at(view, pos, str(event.get("loc")))
+            things.append(f"{words.with_article(token)} on the {where}")
+        elif kind == "bet":
+            things.append(f"a bet on the {event.get('prey', 'prey')}")
+    if things:
+        clauses.append("put " + words.listing(things))
+    completed = [_feature_words(e) for e in now if e.get("type") == "score"]
+    if completed:
+        # A comma closes "…, which nobody claimed" before the next feature.
+        joined = words.listing(completed)
+        if len(completed) > 1 and "," in completed[-2]:
+            joined = ", ".join(completed[:-1]) + ", and " + completed[-1]
+        clauses.append("completed " + joined)
+    gone = [_creature_words(e) for e in now if e.get("type") == "removed"]
+    if gone:
+        tails.append(f"{words.listing(['the ' + g for g in gone])} left the board")
+    for event in now:
+        who = f"{{{event.get('seat')}}}"
+        if event.get("type") == "eaten":
+            tails.append(f"{who}'s bet on the {event.get('prey')} won {event.get('points')}")
+        elif event.get("type") == "bet-lost" and event.get("why") == "freak":
+            tails.append(f"{who}'s bet was lost with the freak beast")
+    for event in log:
+        if event.get("ply") == ply + 1 and event.get("type") == "discard":
+            tails.append(f"{{{event.get('seat')}}} discarded dead tile {event.get('tile')}")
+    if view.get("outcome") is not None and ply == len(view.get("history") or []) - 1:
+        tails.append("the game ended")
+    head = f"{{{mover}}} {words.listing(clauses)}" if clauses else f"{{{mover}}} acted"
+    return "; ".join([head, *tails])
+
+
+def _creature_words(event: Mapping[str, Any]) -> str:
+    species = SPECIES_NAME.get(str(event.get("species")), "creature")
+    return species if event.get("valid", True) else f"freak beast ({species})"
+
+
+def _feature_words(event: Mapping[str, Any]) -> str:
+    """'a worm worth 6 each to {0} and {1}', 'a sand mound of 9 bulges worth 45, which nobody
+    claimed' (as pbem.games.marram.words writes a completed feature)."""
+    if event.get("feature") == "creature":
+        name = words.with_article(_creature_words(event))
+    else:
+        name = words.with_article(words.REGION_WORDS.get(str(event.get("terrain")), "region"))
+        name += f" of {words.plural(int(event.get('tiles') or 0), 'bulge')}"
+    value = event.get("value", 0)
+    winners = [f"{{{w}}}" for w in event.get("winners") or []]
+    if not winners:
+        return f"{name} worth {value}, which nobody claimed"
+    each = " each" if len(winners) > 1 else ""
+    return f"{name} worth {value}{each} to {words.listing(winners)}"
+
+
+def _departures(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The log's seats leaving the game (rules section 9), told beside the last turns."""
+    return [
+        e for e in view.get("log") or [] if isinstance(e, Mapping) and e.get("type") == "dropped"
+    ]
+
+
+def _turn_label(turn: d.Turn, index: int) -> str:
+    """A mark's badge: the seat's letter and the action's number in its turn ("V2")."""
+    return f"{seat_letter(turn.seat)}{index + 1}"
+
+
+def _wrap(text: str, width: int, lines: int) -> list[str]:
+    """`text` in lines of at most `width` characters, at most `lines` of them (the last cut
+    short with "…")."""
+    out: list[str] = []
+    for word in text.split():
+        if out and len(out[-1]) + 1 + len(word) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word[:width])
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = out[-1][: width - 1].rstrip() + "…"
+    return out
+
+
+def tile_name(
+    view: Mapping[str, Any], laid: Mapping[str, Any], names: Sequence[str] | None = None
+) -> str:
+    """A laid tile's accessible name: "tile 42 at (1,-1): grass and sand, blue snake, 1 gold
+    coin; Carol's boot on NW; can be flipped"."""
+    who = _player_names(view, names)
+    x, y, tid = laid.get("x"), laid.get("y"), laid.get("tile")
+    face = str(laid.get("face") or "front")
+    rotation = int(laid.get("rotation") or 0)
+    desc = _tile_desc(view, tid)
+    f = _face(desc, face)
+    q = str(f.get("q", ""))
+    ground = [n for c, n in (("g", "grass"), ("s", "sand")) if c in q]
+    parts = [" and ".join(ground) or "a tile"]
+    gone = {str(sp) for sp in laid.get("removed") or []}
+    creatures: list[str] = []
+    for text in f.get("pieces", []):
+        species, _, spokes = _parse_piece(text)
+        if any(rotate_spoke(sp, rotation) in gone for sp in spokes):
+            continue
+        name = SPECIES_NAME.get(species, "creature")
+        if name not in creatures:
+            creatures.append(name)
+    parts.extend(creatures)
+    metals = [str(c[1]) for c in f.get("coins", []) if len(c) > 1]
+    for metal in ("gold", "silver"):
+        if metal in metals:
+            parts.append(words.plural(metals.count(metal), f"{metal} coin"))
+    if f.get("flowers"):
+        parts.append(words.plural(len(f.get("flowers", [])), "flower"))
+    if view.get("variant") == "animals":
+        for spoke, animal in f.get("prey", []):
+            if rotate_spoke(str(spoke), rotation) not in gone:
+                parts.append(f"a {animal} on {rotate_spoke(str(spoke), rotation)}")
+    tokens = [
+        f"{_who(who, k.get('seat'))}'s {words.TOKEN_WORDS.get(str(k.get('kind')), 'token')} "
+        f"on {k.get('loc')}"
+        for k in laid.get("tokens") or []
+        if isinstance(k, Mapping)
+    ]
+    text = f"tile {tid} at ({x},{y}): " + ", ".join(parts)
+    if tokens:
+        text += "; " + ", ".join(tokens)
+    if face == "back":
+        text += "; flipped"
+    elif isinstance(desc.get("back"), Mapping):
+        text += "; can be flipped"
+    return text
+
+
+def _action_pos(view: Mapping[str, Any], ply: int) -> tuple[int, int] | None:
+    """Where the action at `ply` laid or flipped a tile; None for a pass."""
+    for event in view.get("log") or []:
+        if (
+            isinstance(event, Mapping)
+            and event.get("ply") == ply
+            and event.get("type") in ("place", "flip")
+        ):
+            return _event_pos(event)
+    return None
+
+
+def _turn_marks(
+    view: Mapping[str, Any],
+    marked: list[d.Turn],
+    sentences: Mapping[int, str],
+    names: Sequence[str],
+    origin: Callable[[int, int], tuple[float, float]],
+    laid: set[tuple[int, int]],
+) -> list[str]:
+    """Each marked turn as a group (`g.last-turn`): every tile it laid or flipped outlined in
+    the seat's colour, with a badge of the seat's letter and the action's number ("V2") in a
+    corner. A tile marked twice (laid, then flipped) gets the second mark inside the first, its
+    badge in the opposite corner."""
+    out: list[str] = []
+    slots: dict[tuple[int, int], int] = {}
+    for turn in marked:
+        seat = turn.seat
+        steps = [f"{i + 1}. {sentences[ply]}" for i, ply in enumerate(turn.plies)]
+        title = f"{_who(names, seat)}'s last turn: " + ". ".join(steps)
+        plies = " ".join(str(p) for p in turn.plies)
+        group = [
+            f'<g class="last-turn" data-seat="{seat}" data-plies="{plies}" '
+            f'data-name="{_attr(title)}" pointer-events="none"><title>{escape(title)}</title>'
+        ]
+        for index, ply in enumerate(turn.plies):
+            pos = _action_pos(view, ply)
+            if pos is None or pos not in laid:
+                continue
+            slot = slots.get(pos, 0)
+            slots[pos] = slot + 1
+            ox, oy = origin(*pos)
+            inset = 3.5 + 7 * slot
+            label = _turn_label(turn, index)
+            bx, by = (ox + T - 17, oy + 11) if slot % 2 == 0 else (ox + 17, oy + T - 11)
+            group.append(
+                f'<g class="last-action" data-ply="{ply}" data-pos="{pos[0]},{pos[1]}" '
+                f'data-label="{label}"><title>{escape(sentences[ply])}</title>'
+                + d.outline(
+                    d.rect_d(ox + inset, oy + inset, T - 2 * inset, T - 2 * inset),
+                    _seat_colour(seat),
+                    _seat_outline(seat),
+                    3.5,
+                )
+                + d.badge(bx, by, label, _seat_colour(seat), _seat_outline(seat), 12)
+                + "</g>"
+            )
+        group.append("</g>")
+        out.append("".join(group))
+    return out
+
+
+def _focus(
+    view: Mapping[str, Any], marked: list[d.Turn], laid: set[tuple[int, int]]
+) -> tuple[int, int, int, int]:
+    """The board cells a small screen should show first (min x, min y, max x, max y): the
+    tiles of the marked turns, else the last tile laid or flipped, else the start."""
+    spots = [
+        pos
+        for turn in marked
+        for ply in turn.plies
+        if (pos := _action_pos(view, ply)) is not None and pos in laid
+    ]
+    if not spots:
+        last = _last_tile(view)
+        spots = [last if last is not None and last in laid else (0, 0)]
+    xs = [p[0] for p in spots]
+    ys = [p[1] for p in spots]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
@@ -851,7 +1288,8 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
     for x, y in sorted(frontier):
         ox, oy = origin(x, y)
         body.append(
-            f'<g class="frontier" data-pos="{x},{y}"><rect x="{_f(ox + 3)}" y="{_f(oy + 3)}" '
+            f'<g class="frontier" data-pos="{x},{y}" data-name="open place at ({x},{y})">'
+            f'<rect x="{_f(ox + 3)}" y="{_f(oy + 3)}" '
             f'width="{_f(T - 6)}" height="{_f(T - 6)}" rx="6" fill="#ffffff" fill-opacity="0.35" '
             f'stroke="#adb5bd" stroke-width="1.2" stroke-dasharray="5 4"/>'
             f'<text x="{_f(ox + C)}" y="{_f(oy + C + 4)}" font-size="11" fill="#adb5bd" '
@@ -862,9 +1300,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
         ox, oy = origin(x, y)
         tid = t.get("tile")
         face = str(t.get("face") or "front")
-        title = f"tile {tid} at {x},{y}, {t.get('rotation', 0)}°" + (
-            ", flipped" if face == "back" else ""
-        )
+        title = tile_name(view, t, names)
         group = tile_group(
             _tile_desc(view, tid),
             x=ox,
@@ -875,19 +1311,18 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
             removed=[str(s) for s in t.get("removed") or []],
             tokens=[k for k in t.get("tokens") or [] if isinstance(k, Mapping)],
             show_prey=show_prey,
-            attrs=f' data-pos="{x},{y}" data-tile="{_attr(tid)}"',
+            attrs=f' data-pos="{x},{y}" data-tile="{_attr(tid)}" data-name="{_attr(title)}"',
+            title=title,
         )
-        # Tooltip as the group's first child.
-        marker = group.index(">") + 1
-        body.append(group[:marker] + f"<title>{escape(title)}</title>" + group[marker:])
-    last = _last_tile(view)
-    if last is not None and last in laid:
-        ox, oy = origin(*last)
-        body.append(
-            f'<rect class="last-move" x="{_f(ox + 1.5)}" y="{_f(oy + 1.5)}" width="{_f(T - 3)}" '
-            f'height="{_f(T - 3)}" fill="none" stroke="#fab005" stroke-width="3" '
-            f'pointer-events="none"/>'
-        )
+        body.append(group)
+    marked = marked_turns(view)
+    sentences = {ply: fill_names(action_words(view, ply), names) for t in marked for ply in t.plies}
+    body.extend(_turn_marks(view, marked, sentences, names, origin, laid))
+    focus = _focus(view, marked, laid)
+    fx0, fy0 = origin(focus[0], focus[3])
+    focus_box = f"{_f(fx0)} {_f(fy0)} {_f((focus[2] - focus[0] + 1) * T)} " + _f(
+        (focus[3] - focus[1] + 1) * T
+    )
 
     # The side panel.
     # The panel is drawn at the origin and then placed right of the board, scaled up with a big
@@ -929,7 +1364,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
         )
         py += 22
     threshold = view.get("threshold")
-    info = f"Bag: {view.get('bag', 0)} tiles"
+    info = f"Bag: {words.plural(int(view.get('bag') or 0), 'tile')}"
     if threshold:
         info += f" · first to {threshold} wins"
     discarded = view.get("discarded") or []
@@ -999,7 +1434,9 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
                     y=py,
                     tile_id=tid,
                     show_prey=show_prey,
-                    attrs=f' data-tile="{_attr(tid)}" data-hand="1"',
+                    attrs=f' data-tile="{_attr(tid)}" data-hand="1" '
+                    f'data-name="tile {_attr(tid)} in your hand"',
+                    title=f"tile {tid} in your hand",
                 )
             )
             hx += T + 10
@@ -1010,27 +1447,57 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
             py += 24
         else:
             py += T + 10
-    events = [e for e in view.get("log") or [] if isinstance(e, Mapping)]
-    if events:
+    departures = _departures(view)
+    if marked or departures:
         py += 8
         panel.append(
             f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="14" font-weight="bold" '
-            f'fill="#343a40">Recent</text>'
+            f'fill="#343a40">Last turns</text>'
         )
         py += 18
-        for event in events[-8:]:
+        for event in departures:
             panel.append(
-                f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="11.5" fill="#495057">'
-                f"{escape(describe_event(event, names)[:60])}</text>"
+                f'<text class="departure" x="{_f(px + 32)}" y="{_f(py + 12)}" '
+                f'font-size="11.5" fill="#343a40">{escape(describe_event(event, names))}</text>'
             )
-            py += 16
+            py += 19
+        for turn in marked:
+            for index, ply in enumerate(turn.plies):
+                lines = _wrap(sentences[ply], 46, 3)
+                panel.append(
+                    f'<g class="turn-line" data-seat="{turn.seat}" data-ply="{ply}">'
+                    + d.badge(
+                        px + 13,
+                        py + 8,
+                        _turn_label(turn, index),
+                        _seat_colour(turn.seat),
+                        _seat_outline(turn.seat),
+                        11,
+                    )
+                )
+                for line in lines:
+                    panel.append(
+                        f'<text x="{_f(px + 32)}" y="{_f(py + 12)}" font-size="11.5" '
+                        f'fill="#343a40">{escape(line)}</text>'
+                    )
+                    py += 15
+                panel.append("</g>")
+                py += 4
     py += 8
     panel.append(_legend(px, py, variant))
     py += _LEGEND_H
 
     width = panel_x + PANEL_W * zoom + MARGIN
     height = max(board_y0 + board_h + 6 + MARGIN, py * zoom + MARGIN)
-    out.append(_svg_open(width, height, ' class="marram-board"'))
+    label = f"Marram board: {status}" if status else "Marram board"
+    out.append(
+        _svg_open(
+            width,
+            height,
+            f' class="marram-board" role="group" aria-label="{_attr(label)}" '
+            f'data-focus="{focus_box}"',
+        )
+    )
     out.append(f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fbfaf7"/>')
     out.extend(body)
     out.append(f'<g class="panel" transform="translate({_f(panel_x)} 0) scale({_f(zoom)})">')
@@ -1292,7 +1759,7 @@ def render_text(view: Mapping[str, Any], names: Sequence[str] | None = None) -> 
     status = f"Bag {view.get('bag', 0)}"
     discarded = view.get("discarded") or []
     if discarded:
-        status += f", discarded {', '.join(str(d) for d in discarded)}"
+        status += f", discarded {', '.join(str(t) for t in discarded)}"
     outcome = view.get("outcome")
     if isinstance(outcome, Mapping):
         winners = [int(w) for w in outcome.get("winners") or []]
@@ -1300,11 +1767,14 @@ def render_text(view: Mapping[str, Any], names: Sequence[str] | None = None) -> 
         why = ENDED_WORDS.get(str(outcome.get("reason")), "")
         status += f". Game over{': ' + why if why else ''}; {who} won."
     elif isinstance(to_move, int):
-        status += f". {_who(names, to_move)} to move, {view.get('actions_left', 0)} action(s) left."
+        acts = words.plural(int(view.get("actions_left") or 0), "action")
+        status += f". {_who(names, to_move)} to move, {acts} left."
     lines.append(status)
-    events = [e for e in view.get("log") or [] if isinstance(e, Mapping)]
-    if events:
-        lines.append("Recent: " + "; ".join(describe_event(e, names) for e in events[-4:]))
+    for turn in marked_turns(view):
+        for index, ply in enumerate(turn.plies):
+            said = fill_names(action_words(view, ply), names)
+            lines.append(f"[{_turn_label(turn, index)}] {said}")
+    lines.extend(describe_event(e, names) for e in _departures(view))
     hand = view.get("hand")
     if isinstance(hand, Sequence) and not isinstance(hand, str):
         lines.append("Your hand:" if hand else "Your hand is empty.")
@@ -1328,53 +1798,8 @@ M_TILE_MAX = 64.0  # a tile's side in the mail drawing, at most
 M_BOARD_H = 600.0  # the board's height in the mail drawing, at most
 M_AXIS = 20.0  # room for the coordinates above and left of the board
 M_MARGIN = 8.0
-M_LAST = "#e8590c"
 M_GRID = "#a99c7c"
 M_LINE = 0.6  # half the width of the grid's lines
-_ACTIONS_PER_TURN = 2  # rules 4.1; rules.ACTIONS_PER_TURN, not imported so this module needs
-# only the view
-
-
-def _last_turn(view: Mapping[str, Any]) -> list[tuple[int, int]]:
-    """Where the last turn laid or flipped tiles, in order: the actions of the turn under way
-    when the seat to move has acted already, else those of the turn that ended last (its seat's
-    latest actions, at most two)."""
-    history = view.get("history") or []
-    plies = len(history)
-    if not plies:
-        return []
-    actions: dict[int, Mapping[str, Any]] = {}
-    for event in view.get("log") or []:
-        if isinstance(event, Mapping) and event.get("type") in ("place", "flip", "pass"):
-            ply = event.get("ply")
-            if isinstance(ply, int):
-                actions[ply] = event
-    left = view.get("actions_left")
-    under_way = (
-        isinstance(view.get("to_move"), int)
-        and isinstance(left, int)
-        and 0 < left < _ACTIONS_PER_TURN
-        and view.get("outcome") is None
-    )
-    if under_way:
-        assert isinstance(left, int)
-        turn = list(range(plies - (_ACTIONS_PER_TURN - left), plies))
-    else:
-        last = actions.get(plies - 1)
-        seat = last.get("seat") if last else None
-        turn = []
-        for ply in range(plies - 1, max(plies - 1 - _ACTIONS_PER_TURN, -1), -1):
-            event = actions.get(ply)
-            if event is None or event.get("seat") != seat:
-                break
-            turn.insert(0, ply)
-    out = []
-    for ply in turn:
-        event = actions.get(ply)
-        pos = _event_pos(event) if event and event.get("type") != "pass" else None
-        if pos is not None:
-            out.append(pos)
-    return out
 
 
 def _mail_piece(
@@ -1382,7 +1807,6 @@ def _mail_piece(
 ) -> tuple[str, str]:
     """A creature piece in board coordinates: (bucket, path data). Buckets: "run" for two-spoke
     pieces (butt ends), "end" for rounded ends and heads' necks, "tail", "head", "saddle"."""
-    from pbem.games import drawing as d
 
     def p(x: float, y: float) -> str:
         return f"{d.fmt(ox + x * k)} {d.fmt(oy + y * k)}"
@@ -1420,11 +1844,10 @@ def render_mail_svg(
 ) -> str:
     """The board of `view` for a turn email: the seats' names, boots and scores above; every laid
     tile with its terrain, creatures, coins, flowers, prey and tokens; the coordinates moves are
-    typed in; and, when `last_turn`, the tiles laid or flipped in the last turn outlined
-    (`class="last-move"`, numbered in order). Drawn to cost little as a PNG: no hand, frontier,
-    tile numbers, textures, hover titles, log or key."""
-    from pbem.games import drawing as d
-
+    typed in; and, when `last_turn`, the tiles laid or flipped in each other seat's last turn
+    (and the reader's own when nobody has moved since) outlined in the seat's colour
+    (`class="last-move"`) with a badge of its letter and the action's number. Drawn to cost
+    little as a PNG: no hand, frontier, tile numbers, textures, hover titles, log or key."""
     width = float(d.MAIL_WIDTH)
     variant = str(view.get("variant") or "classic")
     names = _player_names(view, names)
@@ -1452,7 +1875,7 @@ def render_mail_svg(
         status, status_fill = "", "#212529"
     lines = [
         d.SeatLine(
-            chip=boot_glyph(0, 0, seat, size=24),
+            chip=_mail_chip(seat),
             name=shown[seat] + (" (left)" if seat in left_game else ""),
             score=str(scores[seat] if seat < len(scores) else 0),
             to_move=not outcome and seat == to_move,
@@ -1593,9 +2016,9 @@ def render_mail_svg(
             if kind == "bet":
                 glyph = bet_mark(tx, ty, seat, max(12.0, 16.0 * k * 1.2))
             elif kind == "fork":
-                glyph = fork_glyph(tx, ty, seat, max(13.0, 22.0 * k * 1.2))
+                glyph = fork_glyph(tx, ty, seat, max(13.0, 22.0 * k * 1.2), mark=False)
             else:
-                glyph = boot_glyph(tx, ty, seat, max(13.0, 22.0 * k * 1.2))
+                glyph = boot_glyph(tx, ty, seat, max(13.0, 22.0 * k * 1.2), mark=False)
             tokens.append(glyph)
 
     out.append(f'<path class="frames" d="{" ".join(frames)}" fill="{M_GRID}"/>')
@@ -1642,21 +2065,53 @@ def render_mail_svg(
             out.append(f'<path class="{css}" d="{" ".join(shapes)}" fill="{fill}"/>')
     out.extend(tokens)
     if last_turn:
-        for number, (x, y) in enumerate(_last_turn(view), 1):
-            if (x, y) not in laid:
-                continue
-            ox, oy = origin(x, y)
-            out.append(
-                f'<rect class="last-move" data-pos="{x},{y}" x="{d.fmt(ox + 1.5)}" '
-                f'y="{d.fmt(oy + 1.5)}" width="{d.fmt(tile - 3)}" height="{d.fmt(tile - 3)}" '
-                f'fill="none" stroke="{M_LAST}" stroke-width="3"/>'
-                f'<circle cx="{d.fmt(ox + 9)}" cy="{d.fmt(oy + 9)}" r="8" fill="{M_LAST}"/>'
-                f'<path d="{d.number_path(number, ox + 9, oy + 9, 10)}" fill="none" '
-                f'stroke="#ffffff" stroke-width="1.8" stroke-linecap="round" '
-                f'stroke-linejoin="round"/>'
-            )
+        out.extend(_mail_marks(view, laid, origin, tile))
     out.append("</svg>")
     return "".join(out)
+
+
+def _mail_marks(
+    view: Mapping[str, Any],
+    laid: set[tuple[int, int]],
+    origin: Callable[[int, int], tuple[float, float]],
+    tile: float,
+) -> list[str]:
+    """The page's last-turn marks, for mail: each tile a marked turn laid or flipped outlined in
+    the seat's colour (`class="last-move"`) with a badge of its letter and the action's number,
+    drawn as strokes."""
+    out: list[str] = []
+    slots: dict[tuple[int, int], int] = {}
+    for turn in marked_turns(view):
+        seat = turn.seat
+        for index, ply in enumerate(turn.plies):
+            pos = _action_pos(view, ply)
+            if pos is None or pos not in laid:
+                continue
+            slot = slots.get(pos, 0)
+            slots[pos] = slot + 1
+            ox, oy = origin(*pos)
+            inset = 2.0 + 4.0 * slot
+            side = tile - 2 * inset
+            label = _turn_label(turn, index)
+            box = d.rect_d(ox + inset, oy + inset, side, side)
+            bx, by = (ox + tile - 13, oy + 9) if slot % 2 == 0 else (ox + 13, oy + tile - 9)
+            out.append(
+                f'<path class="last-move" data-pos="{pos[0]},{pos[1]}" data-seat="{seat}" '
+                f'data-label="{label}" d="{box}" fill="none" stroke="{_seat_outline(seat)}" '
+                f'stroke-width="4.5"/><path d="{box}" fill="none" '
+                f'stroke="{_seat_colour(seat)}" stroke-width="2.5"/>'
+                + d.mail_badge(bx, by, label, _seat_colour(seat), _seat_outline(seat), 8)
+            )
+    return out
+
+
+def _mail_chip(seat: int) -> str:
+    """A seat's boot in the mail header, its letter drawn on the leg as strokes."""
+    letter = d.label_path(seat_letter(seat), -2.5 * 24 / 22, -1.5, 7.5)
+    return boot_glyph(0, 0, seat, size=24, mark=False) + (
+        f'<path d="{letter}" fill="none" stroke="{_seat_ink(seat)}" stroke-width="1.5" '
+        f'stroke-linecap="round" stroke-linejoin="round"/>'
+    )
 
 
 def bet_mark(x: float, y: float, seat: int, size: float = 16.0) -> str:

@@ -212,13 +212,13 @@ def summary(state: MarramState, viewer: int | None) -> Summary:
         if animals:
             bits.append(f"bets {supply['bets']}")
         in_hand = view["hand_sizes"][index]
-        text = " · ".join(bits) + f" · {in_hand} tiles in hand"
+        text = " · ".join(bits) + f" · {plural(in_hand, 'tile')} in hand"
         if index in view["dropped"]:
             text = "left the game"
         seats.append(SeatSummary(colour=SEAT_COLOURS[index % len(SEAT_COLOURS)], supplies=text))
     hand = view["hand"]
     own = "" if hand is None else "your tiles: " + (", ".join(map(str, hand)) if hand else "none")
-    notes = f"{view['bag']} tiles in the bag"
+    notes = f"{plural(view['bag'], 'tile')} in the bag"
     if view["threshold"] and view["length"] == "short":
         notes += f" · first to {view['threshold']} wins"
     if view["to_move"] is not None:

@@ -58,7 +58,7 @@ class MMWGame:
     ) -> str:
         return render.render_mail_svg(_own(state), seat, names, last_turn)
 
-    def board_assets(self, state: State, seat: int) -> JSON:
+    def board_assets(self, state: State, seat: int, names: Sequence[str] | None = None) -> JSON:
         """The board needs no drawings beyond the SVG."""
         _own(state)
         return {}

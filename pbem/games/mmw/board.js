@@ -47,7 +47,8 @@ export default class Mmw {
     }
     const top = this.squares(from)[0];
     const stack = top ? top.dataset.stack || "" : "";
-    const size = stack.slice(-1);
+    // The stack's code ends with the top pyramid's size; a "'" after it marks it resting.
+    const size = stack.replace(/'/g, "").slice(-1);
     this.play.clearPending();
     this.play.say(`Moving the top pyramid of ${from}${size ? ` (size ${size})` : ""}: click a lit square.`);
   }

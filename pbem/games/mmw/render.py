@@ -11,19 +11,22 @@ which case the names label them (escaped in the SVG, shortened where space is ti
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from html import escape
 
-from pbem.games.base import Outcome, display_name
+from pbem.games import drawing as d
+from pbem.games.base import MoveError, Outcome, display_name, fill_names, seat_mark
 from pbem.games.mmw.board import (
     COLOURS,
     FILES,
     SIZE,
+    SIZE_NAMES,
     SQUARE_INDEX,
     SQUARE_NAMES,
     Pyramid,
     square_index,
 )
-from pbem.games.mmw.rules import NO_SINKING_LIMIT, MMWState
+from pbem.games.mmw.rules import NO_SINKING_LIMIT, MMWState, new_state
 
 CELL = 100  # width of a square
 ROW = 112  # height of a square: a little taller, for tall stacks
@@ -41,6 +44,59 @@ DARK = {"red": "#6d1010", "blue": "#0d2f66"}
 BASE = {1: 26, 2: 42, 3: 58}
 HEAD_NAME = 30  # longest name in the status line, in characters
 FOOT_NAME = 18  # longest name in the score line under the board
+
+
+MARKS = tuple(seat_mark(c) for c in COLOURS)  # "R", "B": on pyramids and last-move badges
+TINT = {"red": "#f3c9c4", "blue": "#c9d8f1"}  # a last move's squares, in the mover's colour
+
+
+def _after_moves(plies: int) -> str:
+    """How far the game is, counted in moves from 1 as the pages count them."""
+    return f"after move {plies}" if plies else "the start"
+
+
+@lru_cache(maxsize=32)
+def _sentences(
+    seed: int, history: tuple[str, ...], board: tuple[tuple[str, str], ...]
+) -> tuple[str, ...] | None:
+    """The sentence of each of the last two moves (seats as placeholders), replayed from the
+    start; None when the game did not start from the usual position (set up by hand)."""
+    state = new_state(seed)
+    words: list[str] = []
+    try:
+        for ply, move in enumerate(history):
+            if ply >= len(history) - 2:
+                state, sentence = state.play_described(move)
+                words.append(sentence)
+            else:
+                state = state.play(move)
+    except MoveError:
+        return None
+    return tuple(words) if tuple(sorted(state.to_json()["board"].items())) == board else None
+
+
+def _marked(state: MMWState, viewer: int | None) -> list[tuple[d.Turn, str, str]]:
+    """The moves marked for `viewer` (`drawing.marked_turns`), oldest first, each with its
+    notation and sentence (seats as placeholders). Turns alternate, so the last two moves are
+    one of each seat."""
+    history = state.history
+    count = len(history)
+    turns = [
+        d.Turn((state.turn + count - ply) % 2, (ply,)) for ply in range(max(0, count - 2), count)
+    ]
+    board = tuple(sorted(state.to_json()["board"].items()))
+    words = _sentences(state.seed, tuple(history), board)
+    out = []
+    for turn in d.marked_turns(turns, viewer):
+        ply = turn.plies[0]
+        move = history[ply]
+        if words is not None:
+            sentence = words[ply - (count - len(words))]
+        else:
+            frm, to = move.split("-")
+            sentence = f"{{{turn.seat}}} moved the top pyramid of {frm} to {to}"
+        out.append((turn, move, sentence))
+    return out
 
 
 def _who(names: Sequence[str] | None, seat: int, limit: int = 0, capital: bool = True) -> str:
@@ -79,11 +135,16 @@ def _points(pyramids: list[Pyramid]) -> tuple[int, int]:
 
 
 def _describe_stack(name: str, pyramids: list[Pyramid]) -> str:
+    """A square's accessible name, top pyramid first: "c3: red large on blue small (resting);
+    touching 3, resting 1"."""
     if not pyramids:
         return f"{name}: empty"
-    parts = [f"{p.colour} {p.size}{'' if p.touching else ' (resting)'}" for p in pyramids]
+    parts = [
+        f"{p.colour} {SIZE_NAMES[p.size - 1]}{'' if p.touching else ' (resting)'}"
+        for p in reversed(pyramids)
+    ]
     touching, resting = _points(pyramids)
-    return f"{name}: {', '.join(parts)} (bottom to top); touching {touching}, resting {resting}"
+    return f"{name}: {' on '.join(parts)}; touching {touching}, resting {resting}"
 
 
 def _stack_svg(x: int, y: int, pyramids: list[Pyramid]) -> list[str]:
@@ -118,44 +179,36 @@ def _stack_svg(x: int, y: int, pyramids: list[Pyramid]) -> list[str]:
             f'data-touching="{str(p.touching).lower()}" data-level="{i}"/>'
         )
         if level >= 11 or is_top:
+            # The owner's letter beside the size, so the stacks read without colour.
             font = min(13.0, max(level, MIN_HEIGHT) * 0.62)
             colour = "#fff" if p.touching else DARK[p.colour]
             halo = "" if p.touching else ' stroke="#fffaf0" stroke-width="3" paint-order="stroke"'
             out.append(
                 f'<text x="{cx:.1f}" y="{bottom - 2:.1f}" font-size="{font:.1f}" '
-                f'text-anchor="middle" font-weight="bold" fill="{colour}"{halo}>{p.size}</text>'
+                f'text-anchor="middle" font-weight="bold" fill="{colour}"{halo}>'
+                f"{MARKS[p.seat]}{p.size}</text>"
             )
     return out
 
 
 def render_svg(state: MMWState, seat: int | None = None, names: Sequence[str] | None = None) -> str:
-    """The board as a standalone SVG document; `names` label the seats instead of colours."""
+    """The board as a standalone SVG document; `names` label the seats instead of colours.
+
+    Squares carry data-square and their accessible name in data-name (and a title). The last
+    move of the other seat (and the viewer's own when nobody has moved since) is marked in the
+    mover's colour: both squares tinted and outlined, an arrow, and a badge with the mover's
+    letter (`g.last-turn`)."""
     history = state.history
     last = history[-1] if history else None
+    marked_moves = _marked(state, seat)
     marked: dict[str, str] = {}
     if last:
         frm, to = last.split("-")
         marked = {frm: "from", to: "to"}
-    parts: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'width="{WIDTH}" height="{HEIGHT}" font-family="DejaVu Sans, Verdana, sans-serif" '
-        f'class="mmw-board" data-game="mmw" data-seat="{"" if seat is None else seat}">',
-        "<defs>",
-    ]
-    for colour in COLOURS:
-        parts.append(
-            f'<pattern id="hatch-{colour}" width="5" height="5" patternUnits="userSpaceOnUse" '
-            f'patternTransform="rotate(45)"><rect width="5" height="5" fill="#fffaf0"/>'
-            f'<line x1="0" y1="0" x2="0" y2="5" stroke="{FILL[colour]}" stroke-width="2.2"/>'
-            "</pattern>"
-        )
-    parts.append(
-        '<marker id="arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" '
-        'markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
-        'fill="#8a6d00"/></marker>'
-    )
-    parts.append("</defs>")
-    parts.append(f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#f4ecdc"/>')
+    tints: dict[str, str] = {}
+    for turn, move, _ in marked_moves:
+        for square in move.split("-"):
+            tints[square] = TINT[COLOURS[turn.seat]]
 
     to_move = state.to_move
     outcome = state.outcome
@@ -172,32 +225,50 @@ def render_svg(state: MMWState, seat: int | None = None, names: Sequence[str] | 
         else:
             head = "Game over: drawn"
         head_fill = "#333"
+    label = f"Martian Mud Wrestling board: {head}, {_after_moves(len(history))}"
+    parts: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'width="{WIDTH}" height="{HEIGHT}" font-family="DejaVu Sans, Verdana, sans-serif" '
+        f'class="mmw-board" data-game="mmw" data-seat="{"" if seat is None else seat}" '
+        f'role="group" aria-label="{escape(label)}">',
+        "<defs>",
+    ]
+    for colour in COLOURS:
+        parts.append(
+            f'<pattern id="hatch-{colour}" width="5" height="5" patternUnits="userSpaceOnUse" '
+            f'patternTransform="rotate(45)"><rect width="5" height="5" fill="#fffaf0"/>'
+            f'<line x1="0" y1="0" x2="0" y2="5" stroke="{FILL[colour]}" stroke-width="2.2"/>'
+            "</pattern>"
+        )
+    parts.append("</defs>")
+    parts.append(f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#f4ecdc"/>')
     parts.append(
         f'<text x="{LEFT}" y="{TOP - 16}" font-size="17" font-weight="bold" fill="{head_fill}" '
         f'class="status">{escape(head)}</text>'
     )
     parts.append(
         f'<text x="{WIDTH - LEFT}" y="{TOP - 16}" font-size="13" text-anchor="end" '
-        f'fill="#555">ply {len(history)}{" · last " + last if last else ""}</text>'
+        f'fill="#555">{_after_moves(len(history))}</text>'
     )
 
     stacks = state.stacks()
-    piles: list[str] = []  # drawn after the last-move arrow so the arrow stays underneath
+    piles: list[str] = []  # drawn after the last-move arrows so the arrows stay underneath
     for name in SQUARE_NAMES:
         index = SQUARE_INDEX[name]
         x, y = _place(index, seat)
         f, r = divmod(index, SIZE)
         base_fill = "#e6d3b1" if (f + r) % 2 else "#d8c197"
-        fill = {"from": "#f3e08a", "to": "#f7d54a"}.get(marked.get(name, ""), base_fill)
+        fill = tints.get(name, base_fill)
         pyramids = stacks[name]
         top = pyramids[-1].colour if pyramids else ""
         touching, resting = _points(pyramids)
         extra = f' data-last="{marked[name]}"' if name in marked else ""
+        words = escape(_describe_stack(name, pyramids))
         parts.append(
             f'<g class="square" data-square="{name}" data-top="{top}" '
-            f'data-stack="{_tokens(pyramids)}"{extra}>'
+            f'data-stack="{_tokens(pyramids)}"{extra} data-name="{words}">'
         )
-        parts.append(f"<title>{escape(_describe_stack(name, pyramids))}</title>")
+        parts.append(f"<title>{words}</title>")
         parts.append(
             f'<rect x="{x}" y="{y}" width="{CELL}" height="{ROW}" fill="{fill}" '
             'stroke="#8d7350" stroke-width="1"/>'
@@ -214,18 +285,9 @@ def render_svg(state: MMWState, seat: int | None = None, names: Sequence[str] | 
         piles.extend(_stack_svg(x, y, pyramids))
         piles.append("</g>")
 
-    if last:
-        (x1, y1), (x2, y2) = (_place(SQUARE_INDEX[s], seat) for s in last.split("-"))
-        # From the middle of the origin to the edge of the destination, so the arrow head is not
-        # hidden under the stack it points at.
-        fx, fy = x1 + CELL / 2, y1 + ROW / 2
-        tx, ty = x2 + CELL / 2 - (x2 - x1) * 0.32, y2 + ROW / 2 - (y2 - y1) * 0.32
-        parts.append(
-            f'<line class="last-move" x1="{fx:.1f}" y1="{fy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" '
-            'stroke="#8a6d00" stroke-opacity="0.6" stroke-width="5" stroke-linecap="round" '
-            'marker-end="url(#arrow)" pointer-events="none"/>'
-        )
+    parts.extend(_arrows(marked_moves, seat))
     parts.extend(piles)
+    parts.extend(_turn_marks(marked_moves, seat, names))
 
     for i in range(SIZE):
         x, y = _place(square_index(i, 0), seat)
@@ -243,10 +305,15 @@ def render_svg(state: MMWState, seat: int | None = None, names: Sequence[str] | 
     foot_y = TOP + SIZE * ROW + LABEL + 18
     for s, colour in enumerate(COLOURS):
         x, anchor = (LEFT, "start") if s == 0 else (WIDTH - LEFT, "end")
+        score = f"{_who(names, s, FOOT_NAME)}: {scores[s]} left, {15 - scores[s]} sunk"
+        # The seat's letter in a badge before its name, the key to the letters on the pyramids.
+        chip_x = x + 9 if s == 0 else x - 9
+        text_x = x + 22 if s == 0 else x - 22
         parts.append(
-            f'<text x="{x}" y="{foot_y}" font-size="15" fill="{FILL[colour]}" '
+            d.badge(chip_x, foot_y - 5, MARKS[s], FILL[colour], DARK[colour], 11)
+            + f'<text x="{text_x}" y="{foot_y}" font-size="15" fill="{FILL[colour]}" '
             f'text-anchor="{anchor}" font-weight="bold" class="score" data-seat="{s}">'
-            f"{escape(_who(names, s, FOOT_NAME))}: {scores[s]} left, {15 - scores[s]} sunk</text>"
+            f"{escape(score)}</text>"
         )
     parts.append(
         f'<text x="{WIDTH / 2}" y="{foot_y + 20}" font-size="11" fill="#555" '
@@ -256,10 +323,71 @@ def render_svg(state: MMWState, seat: int | None = None, names: Sequence[str] | 
     parts.append(
         f'<text x="{WIDTH / 2}" y="{foot_y + 35}" font-size="11" fill="#555" '
         f'text-anchor="middle" class="no-sinking">{state.plies_without_sinking} of '
-        f"{NO_SINKING_LIMIT} plies without a sinking</text>"
+        f"{NO_SINKING_LIMIT} moves without a sinking</text>"
     )
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _anchor(square: str, seat: int | None) -> tuple[float, float]:
+    """Where a last-move arrow starts or ends on a square: in the middle, above most stacks."""
+    x, y = _place(SQUARE_INDEX[square], seat)
+    return x + CELL / 2, y + ROW * 0.36
+
+
+def _arrows(marked: list[tuple[d.Turn, str, str]], seat: int | None) -> list[str]:
+    """An arrow in the mover's colour for each marked move, under the stacks, its head short of
+    the destination's middle so the stack there does not hide it."""
+    out = []
+    for turn, move, _ in marked:
+        colour = COLOURS[turn.seat]
+        frm, to = move.split("-")
+        (fx, fy), (cx, cy) = _anchor(frm, seat), _anchor(to, seat)
+        tx, ty = cx - (cx - fx) * 0.2, cy - (cy - fy) * 0.2
+        dx, dy = tx - fx, ty - fy
+        length = max((dx * dx + dy * dy) ** 0.5, 1.0)
+        ux, uy = dx / length, dy / length
+        bx, by = tx - ux * 16, ty - uy * 16
+        head = [(tx, ty), (bx - uy * 10, by + ux * 10), (bx + uy * 10, by - ux * 10)]
+        out.append(
+            f'<g class="last-move arrow" data-seat="{turn.seat}" pointer-events="none" '
+            f'opacity="0.8"><path d="M{d.fmt(fx)} {d.fmt(fy)} L{d.fmt(bx)} {d.fmt(by)}" '
+            f'stroke="{FILL[colour]}" stroke-width="6" stroke-linecap="round"/>'
+            f'<path d="{d.polygon_d(head)}" fill="{FILL[colour]}"/></g>'
+        )
+    return out
+
+
+def _turn_marks(
+    marked: list[tuple[d.Turn, str, str]], seat: int | None, names: Sequence[str] | None
+) -> list[str]:
+    """Over the stacks, each marked move's squares outlined in the mover's colour (the origin
+    thinly) and a badge with the mover's letter at the top of the destination."""
+    who = [_who(names, s) for s in range(2)]
+    out = []
+    for turn, move, words in marked:
+        colour = COLOURS[turn.seat]
+        sentence = fill_names(words, who)
+        frm, to = move.split("-")
+        group = [
+            f'<g class="last-turn" data-seat="{turn.seat}" data-plies="{turn.plies[0]}" '
+            f'data-move="{move}" data-name="{escape(sentence)}" pointer-events="none">'
+            f"<title>{escape(sentence)}</title>"
+        ]
+        for square, width in ((frm, 1.5), (to, 3.5)):
+            x, y = _place(SQUARE_INDEX[square], seat)
+            group.append(
+                d.outline(
+                    d.rect_d(x + 3, y + 3, CELL - 6, ROW - 6), FILL[colour], DARK[colour], width
+                )
+            )
+        x, y = _place(SQUARE_INDEX[to], seat)
+        group.append(
+            d.badge(x + CELL / 2, y + 12, MARKS[turn.seat], FILL[colour], DARK[colour], 13)
+        )
+        group.append("</g>")
+        out.append("".join(group))
+    return out
 
 
 def render_text(
@@ -291,8 +419,8 @@ def render_text(
         status = f"game over: drawn ({_why(outcome, names)})"
     history = state.history
     lines = [
-        f"Martian Mud Wrestling: {status}; ply {len(history)}, "
-        f"{state.plies_without_sinking} without sinking"
+        f"Martian Mud Wrestling: {status}; {_after_moves(len(history))}, "
+        f"{state.plies_without_sinking} of {NO_SINKING_LIMIT} moves without a sinking"
     ]
     header = "    " + "".join(FILES[f].ljust(width[f]) for f in files)
     lines.append(header.rstrip())
@@ -325,9 +453,6 @@ M_BASE = {1: 34.0, 2: 54.0, 3: 74.0}
 M_LEVEL = 27.0  # height of one pyramid in a stack of up to three; taller stacks squeeze
 M_LIGHT = "#eadbbd"
 M_DARK = "#d3bb90"
-M_FROM = "#f6e3a1"
-M_TO = "#f7cf3f"
-M_LAST = "#8a5a00"
 M_INK = "#4a3a22"
 M_PALE = {"red": "#f4c7c3", "blue": "#c6d6f2"}  # resting pyramids: pale, not hatched (cheaper)
 
@@ -340,10 +465,13 @@ def _mail_place(index: int, seat: int | None, top: float) -> tuple[float, float]
 
 
 def _mail_chip(seat: int) -> str:
+    """A seat's pyramid in the mail header, with its letter drawn as strokes."""
     colour = COLOURS[seat]
     return (
-        f'<path d="M-12 9 L12 9 L0 -11 Z" fill="{FILL[colour]}" stroke="{DARK[colour]}" '
+        f'<path d="M-13 10 L13 10 L0 -12 Z" fill="{FILL[colour]}" stroke="{DARK[colour]}" '
         f'stroke-width="1.5" stroke-linejoin="round"/>'
+        f'<path d="{d.label_path(MARKS[seat], 0, 3.5, 8)}" fill="none" stroke="#ffffff" '
+        f'stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round"/>'
     )
 
 
@@ -354,14 +482,12 @@ def render_mail_svg(
     last_turn: bool = True,
 ) -> str:
     """The board for a turn email, from `seat`'s side: the players' names and colours with
-    pyramids left, every stack, and the last move (both squares tinted, an arrow between them,
-    `class="last-move"`) when `last_turn`. Drawn to cost little as a PNG (see pbem.games.drawing):
-    no square names, hover titles or legend."""
-    from pbem.games import drawing as d
-
+    pyramids left, every stack (each pyramid's owner and size, "R3"), and when `last_turn` the
+    moves the page marks (`_marked`), each in its mover's colour: both squares tinted, an arrow
+    between them (`class="last-move"`) and the mover's letter. Drawn to cost little as a PNG
+    (see pbem.games.drawing): no square names, hover titles or legend."""
     width = float(d.MAIL_WIDTH)
     history = state.history
-    last = history[-1] if history and last_turn else None
     outcome = state.outcome
     limit = d.name_limit(2)
     who = [d.seat_name(names, s, COLOURS[s].capitalize(), limit) for s in range(2)]
@@ -404,37 +530,41 @@ def render_mail_svg(
             x, y = _mail_place(index, seat, top)
             dark.append(d.rect_d(x, y, M_CELL, M_CELL))
     out.append(f'<path d="{" ".join(dark)}" fill="{M_DARK}"/>')
-    if last:
-        frm, to = last.split("-")
+    marked = _marked(state, seat) if last_turn else []
+    for turn, move, _ in marked:
+        # Each marked move in its mover's colour: both squares tinted and outlined, an arrow.
+        colour = COLOURS[turn.seat]
         ends = []
-        for name, fill, kind in ((frm, M_FROM, "from"), (to, M_TO, "to")):
+        for name, kind in zip(move.split("-"), ("from", "to"), strict=True):
             x, y = _mail_place(SQUARE_INDEX[name], seat, top)
             out.append(
                 f'<rect class="last-move" data-square="{name}" data-last="{kind}" '
-                f'x="{d.fmt(x)}" y="{d.fmt(y)}" width="{d.fmt(M_CELL)}" '
-                f'height="{d.fmt(M_CELL)}" fill="{fill}" stroke="{M_LAST}" stroke-width="3"/>'
+                f'data-seat="{turn.seat}" x="{d.fmt(x + 2)}" y="{d.fmt(y + 2)}" '
+                f'width="{d.fmt(M_CELL - 4)}" height="{d.fmt(M_CELL - 4)}" '
+                f'fill="{TINT[colour]}" stroke="{FILL[colour]}" '
+                f'stroke-width="{3.5 if kind == "to" else 2}"/>'
             )
-            ends.append((x + M_CELL / 2, y + M_CELL / 2))
+            ends.append((x + M_CELL / 2, y + M_CELL * 0.34))
         (fx, fy), (tx, ty) = ends
-        # The arrow stops short of the destination's centre, so its head shows above the stack.
+        # The arrow stops short of the destination's middle, its head above the stack.
         dx, dy = tx - fx, ty - fy
         length = max((dx * dx + dy * dy) ** 0.5, 1.0)
         ux, uy = dx / length, dy / length
-        hx, hy = tx - ux * 30, ty - uy * 30
+        hx, hy = tx - ux * 24, ty - uy * 24
         bx, by = hx - ux * 18, hy - uy * 18
         head = [(hx, hy), (bx - uy * 11, by + ux * 11), (bx + uy * 11, by - ux * 11)]
         out.append(
-            f'<path class="last-move arrow" d="M{d.fmt(fx)} {d.fmt(fy)} L{d.fmt(bx)} {d.fmt(by)}" '
-            f'stroke="{M_LAST}" stroke-opacity="0.7" stroke-width="6" stroke-linecap="round"/>'
-            f'<path d="{d.polygon_d(head)}" '
-            f'fill="{M_LAST}" fill-opacity="0.8"/>'
+            f'<path class="last-move arrow" data-seat="{turn.seat}" '
+            f'd="M{d.fmt(fx)} {d.fmt(fy)} L{d.fmt(bx)} {d.fmt(by)}" stroke="{FILL[colour]}" '
+            f'stroke-opacity="0.75" stroke-width="6" stroke-linecap="round"/>'
+            f'<path d="{d.polygon_d(head)}" fill="{FILL[colour]}" fill-opacity="0.85"/>'
         )
     # Stacks, bottom first; one path per look keeps the element count low.
     ground: list[str] = []
     looks: dict[tuple[str, bool], list[str]] = {}
     tops: list[str] = []
-    light_digits: list[tuple[int, float, float, float]] = []
-    dark_digits: list[tuple[int, float, float, float]] = []
+    light_labels: list[str] = []  # owner's letter and size, "R3", as strokes
+    dark_labels: list[str] = []
     stacks = state.stacks()
     for name in SQUARE_NAMES:
         x, y = _mail_place(SQUARE_INDEX[name], seat, top)
@@ -455,8 +585,8 @@ def render_mail_svg(
                 tops.append(shape)
             if level >= 12 or i == len(pyramids) - 1:
                 size = min(12.0, max(level, 12.0) * 0.55)
-                mark = (p.size, cx, bottom - 2 - size / 2, size)
-                (light_digits if p.touching else dark_digits).append(mark)
+                label = d.label_path(f"{MARKS[p.seat]}{p.size}", cx, bottom - 2 - size / 2, size)
+                (light_labels if p.touching else dark_labels).append(label)
     out.append(
         f'<path d="{" ".join(ground)}" stroke="#6b4f2a" stroke-width="2.5" stroke-linecap="round"/>'
     )
@@ -473,18 +603,24 @@ def render_mail_svg(
             f'<path class="top" d="{" ".join(tops)}" fill="none" stroke="#ffb300" '
             f'stroke-width="3" stroke-linejoin="round"/>'
         )
-    if dark_digits:
-        path = d.digits_path(dark_digits)
+    if dark_labels:
+        path = " ".join(dark_labels)
         out.append(
             f'<path d="{path}" fill="none" stroke="#fffaf0" stroke-width="4.5" '
             f'stroke-linecap="round" stroke-linejoin="round"/>'
             f'<path d="{path}" fill="none" stroke="#3b1010" stroke-width="2" '
             f'stroke-linecap="round" stroke-linejoin="round"/>'
         )
-    if light_digits:
+    if light_labels:
         out.append(
-            f'<path d="{d.digits_path(light_digits)}" fill="none" stroke="#ffffff" '
+            f'<path d="{" ".join(light_labels)}" fill="none" stroke="#ffffff" '
             f'stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>'
+        )
+    for turn, move, _ in marked:
+        x, y = _mail_place(SQUARE_INDEX[move.split("-")[1]], seat, top)
+        colour = COLOURS[turn.seat]
+        out.append(
+            d.mail_badge(x + M_CELL / 2, y + 12, MARKS[turn.seat], FILL[colour], DARK[colour], 10)
         )
     # File letters under the board, rank numbers on its left (from the reader's side).
     for i in range(SIZE):

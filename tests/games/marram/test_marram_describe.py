@@ -421,7 +421,11 @@ def test_board_assets_on_the_seats_turn_only() -> None:
     state = GAME.new(2, {"variant": "animals"}, seed=3)
     assert GAME.board_assets(state, 1) == {}
     assets = GAME.board_assets(state, 0)
-    assert set(assets) == {"previews", "glyphs"}
+    assert set(assets) == {"previews", "flips", "glyphs", "warnings"}
+    # The page's warning for each flip that removes tokens, keyed by the flip's move prefix.
+    assert assets["warnings"] == {
+        f"flip {pos}": flip["warning"] for pos, flip in assets["flips"].items() if flip["warning"]
+    }
     assert assets["glyphs"] == {
         "boot": render.boot_glyph(0, 0, 0),
         "fork": render.fork_glyph(0, 0, 0),

@@ -1,0 +1,392 @@
+// Panning and zooming a board drawn larger than its box (one that grows with every tile laid
+// is soon wider than a phone). Generic: any board whose drawing would show at less than
+// MIN_READABLE of its size gets a box of its own height that the player drags, pinches, or zooms
+// with the buttons above it; the others stay as they are.
+//
+// The view is the SVG's viewBox, so clicks on the board keep working unchanged and the drawing
+// stays sharp at any zoom. It starts centred on the last turn (the engines mark it with the class
+// `last-move`), follows the keyboard focus, and keeps its place when the position shown changes
+// (a replay, a refresh after a move). Pointer events only: mouse, pen and fingers alike.
+
+import { $, $$, el } from "./kit.js";
+
+const MIN_READABLE = 0.55; // below this scale a drawing's tiles are too small to read or tap
+const START_SCALE = 0.8; // the scale a zoomed board opens at, unless the last turn needs less
+const MAX_SCALE = 2.5;
+const STEP = 1.4; // one press of + or -
+const DRAG_SLOP = 6; // pixels a pointer moves before a press becomes a drag
+// What the engines mark as the players' last turns (each `.last-turn` names its plies), and what
+// they lay out as the board proper (not a side panel or hand): the first view is centred on the
+// latest turn, else on the board.
+const LAST_TURN = ".last-turn[data-plies]";
+const LAST_MOVE = ".last-move";
+const BOARD_PARTS = "[data-cell], [data-square], [data-pos]:not([data-hand])";
+
+export class PanZoom {
+  constructor(box) {
+    this.box = box;
+    this.area = box.parentElement;
+    this.enabled = false;
+    this.view = null; // {x, y, w, h} in the drawing's units
+    this.full = null; // the drawing's own viewBox
+    this.pointers = new Map();
+    this.moved = 0;
+    this.suppressClick = false;
+    this.toolbar = this.makeToolbar();
+    this.box.before(this.toolbar);
+    // As tall as the page lets an unzoomed board be (pbem.css), whatever the board is now.
+    this.probe = el("div", { class: "pbem-zoom-probe", "aria-hidden": "true" });
+    this.box.before(this.probe);
+    this.listen();
+    this.resizer = new ResizeObserver(() => this.fit());
+    this.resizer.observe(this.box);
+    this.swaps = new MutationObserver((records) => {
+      if (records.some((r) => Array.from(r.addedNodes).some((n) => n.nodeName.toLowerCase() === "svg"))) this.adopt();
+    });
+    this.swaps.observe(this.box, { childList: true });
+    this.width = 0;
+    this.fit(true);
+  }
+
+  destroy() {
+    this.resizer.disconnect();
+    this.swaps.disconnect();
+    this.toolbar.remove();
+    this.probe.remove();
+  }
+
+  get svg() {
+    return $("svg", this.box);
+  }
+
+  makeToolbar() {
+    const button = (label, name, onclick, extra = {}) =>
+      el("button", { type: "button", "aria-label": name, title: name, onclick, ...extra }, label);
+    return el(
+      "div",
+      { class: "pbem-zoom", role: "toolbar", "aria-label": "view of the board", "aria-controls": this.box.id || null, hidden: true },
+      button("−", "zoom out", () => this.zoomBy(1 / STEP), { "data-zoom": "out" }),
+      button("+", "zoom in", () => this.zoomBy(STEP), { "data-zoom": "in" }),
+      button("Last turn", "centre on the last turn", () => this.home(), { "data-zoom": "home" }),
+      button("Whole board", "show the whole board", () => this.whole(), { "data-zoom": "whole" }),
+      el("span", { class: "pbem-hint" }, "drag to move · pinch or + − to zoom"),
+    );
+  }
+
+  // --- when to pan and zoom ---
+
+  // Decides whether the board needs panning, on load and whenever its box changes width.
+  fit(first = false) {
+    const width = this.box.clientWidth;
+    if (!width || (!first && Math.abs(width - this.width) < 1 && this.enabled)) {
+      if (this.enabled) this.apply();
+      return;
+    }
+    this.width = width;
+    const svg = this.svg;
+    if (!svg) return;
+    this.full = this.full || readViewBox(svg);
+    if (!this.full) return;
+    // The scale the whole drawing would get in the box: as wide as the box, as tall as the page
+    // lets a board be (pbem.css: the svg's max-height).
+    const wasEnabled = this.enabled;
+    const tallest = this.probe.getBoundingClientRect().height || Infinity;
+    const shown = Math.min(width / this.full.w, tallest / this.full.h);
+    const need = shown > 0 && shown < MIN_READABLE;
+    this.enabled = need;
+    this.box.classList.toggle("pbem-zoomable", need);
+    this.toolbar.hidden = !need;
+    this.box.dataset.zoom = need ? "on" : "off";
+    if (!need) {
+      this.view = null;
+      svg.setAttribute("viewBox", boxText(this.full));
+      return;
+    }
+    if (!wasEnabled || !this.view) this.home();
+    else this.apply();
+  }
+
+  // A new drawing in the box (a replay step, the position after a move): keep the view.
+  adopt() {
+    const svg = this.svg;
+    if (!svg) return;
+    svg.removeAttribute("data-zoomed");
+    this.full = readViewBox(svg);
+    if (!this.full) return;
+    if (this.enabled) this.apply();
+    else this.fit(true);
+  }
+
+  // --- the view ---
+
+  get boxSize() {
+    return { w: this.box.clientWidth, h: this.box.clientHeight };
+  }
+
+  get scale() {
+    return this.view ? this.boxSize.w / this.view.w : 1;
+  }
+
+  limits() {
+    const { w, h } = this.boxSize;
+    const whole = Math.min(w / this.full.w, h / this.full.h);
+    return { min: Math.min(whole, START_SCALE), max: Math.max(MAX_SCALE, whole) };
+  }
+
+  // Sets the view to `scale` centred on (cx, cy), in drawing units.
+  show(scale, cx, cy) {
+    const { w, h } = this.boxSize;
+    const { min, max } = this.limits();
+    const s = Math.min(max, Math.max(min, scale));
+    this.view = { w: w / s, h: h / s, x: cx - w / s / 2, y: cy - h / s / 2 };
+    this.apply();
+  }
+
+  // Keeps the drawing in the box (centred along a side it does not fill) and writes the viewBox.
+  apply() {
+    const svg = this.svg;
+    if (!svg || !this.view || !this.full) return;
+    const { w, h } = this.boxSize;
+    const s = this.scale;
+    const view = this.view;
+    view.w = w / s;
+    view.h = h / s;
+    const full = this.full;
+    for (const [pos, size, start, extent] of [["x", "w", full.x, full.w], ["y", "h", full.y, full.h]]) {
+      if (view[size] >= extent) view[pos] = start + (extent - view[size]) / 2;
+      else view[pos] = Math.min(Math.max(view[pos], start), start + extent - view[size]);
+    }
+    svg.setAttribute("viewBox", boxText(view));
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    svg.dataset.zoomed = "yes";
+    this.box.dataset.scale = s.toFixed(3);
+    const { min, max } = this.limits();
+    const zoomOut = $('[data-zoom="out"]', this.toolbar);
+    const zoomIn = $('[data-zoom="in"]', this.toolbar);
+    if (zoomOut) zoomOut.disabled = s <= min + 1e-3;
+    if (zoomIn) zoomIn.disabled = s >= max - 1e-3;
+  }
+
+  zoomBy(factor, at = null) {
+    if (!this.view) return;
+    const { w, h } = this.boxSize;
+    const px = at ? at.x : w / 2;
+    const py = at ? at.y : h / 2;
+    const s = this.scale;
+    // The point under (px, py) stays under it.
+    const ux = this.view.x + px / s;
+    const uy = this.view.y + py / s;
+    const { min, max } = this.limits();
+    const next = Math.min(max, Math.max(min, s * factor));
+    this.view = { x: ux - px / next, y: uy - py / next, w: w / next, h: h / next };
+    this.apply();
+  }
+
+  panBy(dx, dy) {
+    if (!this.view) return;
+    const s = this.scale;
+    this.view.x -= dx / s;
+    this.view.y -= dy / s;
+    this.apply();
+  }
+
+  // Centred on the last turn, close enough to tap a tile (or far enough to see all of the turn).
+  home() {
+    const svg = this.svg;
+    if (!svg || !this.full) return;
+    // Measure at the whole view, where drawing units map to the box plainly.
+    this.view = { ...this.full };
+    this.apply();
+    const latest = latestTurn($$(LAST_TURN, svg));
+    const marks = latest ? [latest] : $$(LAST_MOVE, svg);
+    const parts = marks.length ? marks : $$(BOARD_PARTS, svg);
+    const area = this.bounds(parts) || this.full;
+    const { w, h } = this.boxSize;
+    const fits = Math.min(w / (area.w * 1.25), h / (area.h * 1.25));
+    this.show(Math.min(START_SCALE, fits), area.x + area.w / 2, area.y + area.h / 2);
+  }
+
+  whole() {
+    if (!this.full) return;
+    this.show(0, this.full.x + this.full.w / 2, this.full.y + this.full.h / 2);
+  }
+
+  // The box around `nodes` in drawing units, read from the screen under the current view.
+  bounds(nodes) {
+    const svg = this.svg;
+    if (!svg || !nodes.length || !this.view) return null;
+    const frame = svg.getBoundingClientRect();
+    const s = this.scale;
+    let left = Infinity;
+    let top = Infinity;
+    let right = -Infinity;
+    let bottom = -Infinity;
+    for (const node of nodes) {
+      const r = node.getBoundingClientRect();
+      if (!r.width && !r.height) continue;
+      left = Math.min(left, r.left);
+      top = Math.min(top, r.top);
+      right = Math.max(right, r.right);
+      bottom = Math.max(bottom, r.bottom);
+    }
+    if (left === Infinity) return null;
+    // The drawing is centred in the box when it does not fill it (preserveAspectRatio meet).
+    const offX = (frame.width - this.view.w * s) / 2;
+    const offY = (frame.height - this.view.h * s) / 2;
+    return {
+      x: this.view.x + (left - frame.left - offX) / s,
+      y: this.view.y + (top - frame.top - offY) / s,
+      w: (right - left) / s,
+      h: (bottom - top) / s,
+    };
+  }
+
+  // Whatever the keyboard reaches on the board is brought into view.
+  reveal(node) {
+    if (!this.enabled || !this.view || !node || !node.getBoundingClientRect) return;
+    const r = node.getBoundingClientRect();
+    const frame = this.box.getBoundingClientRect();
+    const inside = r.left >= frame.left && r.right <= frame.right && r.top >= frame.top && r.bottom <= frame.bottom;
+    if (inside) return;
+    const area = this.bounds([node]);
+    if (area) this.show(this.scale, area.x + area.w / 2, area.y + area.h / 2);
+  }
+
+  // --- pointers ---
+
+  listen() {
+    const box = this.box;
+    box.addEventListener("pointerdown", (event) => this.down(event));
+    box.addEventListener("pointermove", (event) => this.move(event));
+    for (const type of ["pointerup", "pointercancel"]) {
+      box.addEventListener(type, (event) => this.up(event));
+    }
+    // Taking the pointer from the element a finger first touched makes that element lose it:
+    // only the box losing it ends the gesture.
+    box.addEventListener("lostpointercapture", (event) => {
+      if (event.target === box) this.up(event);
+    });
+    // A drag ends with a click on whatever was under the pointer: it was not meant as one.
+    box.addEventListener(
+      "click",
+      (event) => {
+        if (this.suppressClick) {
+          this.suppressClick = false;
+          event.stopPropagation();
+          event.preventDefault();
+        }
+      },
+      true,
+    );
+    box.addEventListener(
+      "wheel",
+      (event) => {
+        // A trackpad's pinch arrives as a wheel with Ctrl; a plain wheel scrolls the page.
+        if (!this.enabled || !event.ctrlKey) return;
+        event.preventDefault();
+        const frame = box.getBoundingClientRect();
+        this.zoomBy(Math.exp(-event.deltaY / 200), { x: event.clientX - frame.left, y: event.clientY - frame.top });
+      },
+      { passive: false },
+    );
+    box.addEventListener("focusin", (event) => this.reveal(event.target));
+  }
+
+  local(event) {
+    const frame = this.box.getBoundingClientRect();
+    return { x: event.clientX - frame.left, y: event.clientY - frame.top };
+  }
+
+  down(event) {
+    if (!this.enabled || (event.pointerType === "mouse" && event.button !== 0)) return;
+    this.pointers.set(event.pointerId, this.local(event));
+    if (this.pointers.size === 1) {
+      this.moved = 0;
+      this.suppressClick = false;
+    }
+    if (this.pointers.size === 2) this.pinch = this.pinchOf();
+  }
+
+  move(event) {
+    if (!this.enabled || !this.pointers.has(event.pointerId)) return;
+    const before = this.pointers.get(event.pointerId);
+    const now = this.local(event);
+    this.pointers.set(event.pointerId, now);
+    if (this.pointers.size >= 2) {
+      const pinch = this.pinchOf();
+      if (this.pinch && this.pinch.distance > 0) {
+        this.zoomBy(pinch.distance / this.pinch.distance, pinch.centre);
+        this.panBy(pinch.centre.x - this.pinch.centre.x, pinch.centre.y - this.pinch.centre.y);
+      }
+      this.pinch = pinch;
+      this.startDrag(event);
+      return;
+    }
+    const dx = now.x - before.x;
+    const dy = now.y - before.y;
+    this.moved += Math.abs(dx) + Math.abs(dy);
+    if (this.moved < DRAG_SLOP && !this.box.classList.contains("pbem-dragging")) return;
+    this.startDrag(event);
+    this.panBy(dx, dy);
+  }
+
+  // From here on the gesture moves the view: it keeps the pointer, and ends in no click.
+  startDrag(event) {
+    if (!this.box.classList.contains("pbem-dragging")) {
+      this.box.classList.add("pbem-dragging");
+      this.suppressClick = true;
+    }
+    try {
+      if (!this.box.hasPointerCapture(event.pointerId)) this.box.setPointerCapture(event.pointerId);
+    } catch {
+      // The pointer is already gone.
+    }
+    event.preventDefault();
+  }
+
+  up(event) {
+    if (!this.pointers.has(event.pointerId)) return;
+    this.pointers.delete(event.pointerId);
+    this.pinch = this.pointers.size >= 2 ? this.pinchOf() : null;
+    if (!this.pointers.size) {
+      this.box.classList.remove("pbem-dragging");
+      // A click follows pointerup at once when there is one; otherwise forget the drag.
+      if (this.suppressClick) setTimeout(() => (this.suppressClick = false), 0);
+    }
+  }
+
+  pinchOf() {
+    const [a, b] = Array.from(this.pointers.values());
+    return {
+      distance: Math.hypot(a.x - b.x, a.y - b.y),
+      centre: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 },
+    };
+  }
+}
+
+// The turn played last: the mark whose plies reach furthest.
+function latestTurn(marks) {
+  let best = null;
+  let bestPly = -1;
+  for (const mark of marks) {
+    const plies = (mark.dataset.plies || "").split(/\s+/).map(Number).filter(Number.isFinite);
+    const last = plies.length ? Math.max(...plies) : -1;
+    if (last > bestPly) {
+      best = mark;
+      bestPly = last;
+    }
+  }
+  return best;
+}
+
+function readViewBox(svg) {
+  const original = svg.dataset.viewBox || svg.getAttribute("viewBox");
+  if (!original) return null;
+  svg.dataset.viewBox = original;
+  const [x, y, w, h] = original.split(/[\s,]+/).map(Number);
+  return [x, y, w, h].every(Number.isFinite) && w > 0 && h > 0 ? { x, y, w, h } : null;
+}
+
+function boxText(view) {
+  return [view.x, view.y, view.w, view.h].map((n) => Math.round(n * 100) / 100).join(" ");
+}

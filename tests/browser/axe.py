@@ -1,0 +1,71 @@
+"""axe-core inside the browser tests: every page a player meets is checked for serious and
+critical accessibility violations.
+
+axe-core comes from npm, pinned by the root package-lock.json (`scripts/bootstrap.sh test` runs
+`npm ci`). Playwright's `add_script_tag` writes an inline `<script>`, which the pages' CSP
+(script-src 'self') refuses; `page.evaluate` runs the same source through the DevTools protocol,
+which the CSP does not govern, so the page is checked with its real policy in force.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+from tests.support.needs import missing
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# What fails a page; "moderate" and "minor" findings are printed but pass.
+BLOCKING = ("serious", "critical")
+
+
+@cache
+def _source() -> str:
+    return AXE.read_text(encoding="utf-8") + "\n;undefined"
+
+
+def require_axe() -> None:
+    """Skips (fails under CI=true) when axe-core is not installed."""
+    if not AXE.is_file():
+        missing("axe-core is not installed: run `npm ci` at the repository's root")
+
+
+def violations(page: Page) -> list[dict[str, Any]]:
+    """axe's violations on the page as it is now (WCAG 2.x A and AA rules and best practices)."""
+    require_axe()
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(_source())
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => {
+            const result = await axe.run(document, { resultTypes: ["violations"] });
+            return result.violations.map((v) => ({
+                id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.map((n) => ({
+                    target: n.target.join(" "), summary: n.failureSummary,
+                })),
+            }));
+        }"""
+    )
+    return found
+
+
+def describe(found: list[dict[str, Any]]) -> str:
+    lines = []
+    for v in found:
+        lines.append(f"{v['impact']}: {v['id']} ({v['help']})")
+        lines.extend(
+            f"    {n['target']}: {(n['summary'] or '').splitlines()[-1:]}" for n in v["nodes"][:5]
+        )
+    return "\n".join(lines)
+
+
+def assert_accessible(page: Page, where: str) -> list[dict[str, Any]]:
+    """Fails on any serious or critical violation; returns the lesser ones for the caller."""
+    found = violations(page)
+    blocking = [v for v in found if v["impact"] in BLOCKING]
+    assert not blocking, f"axe-core on {where} ({page.url}):\n{describe(blocking)}"
+    return [v for v in found if v["impact"] not in BLOCKING]

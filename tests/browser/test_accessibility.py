@@ -1,0 +1,77 @@
+"""axe-core on every page a player meets, at desktop and phone sizes: no serious or critical
+violation on the home page, an invitation, each game's page (on the player's turn with a move
+chosen, and while waiting), each game's rules and the dashboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from pbem import games
+from tests.browser import axe
+from tests.browser.conftest import Server
+from tests.browser.flows import mail_links, start_game
+from tests.browser.seated import running_game, state_of
+from tests.browser.test_play_layout import DESKTOP, PHONE, choose, simple_move
+
+SHOTS = Path("/tmp/shots14/g2")
+GAMES = [
+    ("gorami", {"board": 16}, ["Ann", "Ben"]),
+    ("mmw", {}, ["Ann", "Ben"]),
+    ("marram", {"variant": "classic"}, ["Ann", "Ben", "Cat"]),
+]
+
+
+def check(page: Page, where: str) -> None:
+    page.wait_for_load_state("networkidle")
+    lesser = axe.assert_accessible(page, where)
+    if lesser:
+        print(f"axe on {where}, not blocking:\n{axe.describe(lesser)}")
+
+
+@pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
+def page(request: pytest.FixtureRequest, server: Server, browser: Browser) -> Page:
+    axe.require_axe()
+    context = browser.new_context(base_url=server.url, viewport=request.param)
+    request.addfinalizer(context.close)
+    return context.new_page()
+
+
+def test_home_invitation_and_rules(server: Server, browser: Browser, page: Page) -> None:
+    page.goto("/")
+    check(page, "the home page")
+    start_game(browser, server.url, "mmw", {}, ["ida@example.org", "jon@example.org"])
+    (invite, *_) = mail_links(browser, server.url, "ida@example.org", "invite")
+    page.goto(invite)
+    expect(page.locator("#accept-form")).to_be_visible()
+    check(page, "an invitation")
+    for name in games.names():
+        response = page.goto(f"/rules/{name}")
+        assert response is not None
+        if response.status == 404:
+            continue  # a game without rules pages yet (part E adds them)
+        check(page, f"the rules of {name}")
+
+
+@pytest.mark.parametrize(("engine", "options", "names"), GAMES, ids=[g[0] for g in GAMES])
+def test_game_pages_and_dashboard(
+    server: Server, page: Page, engine: str, options: dict[str, object], names: list[str]
+) -> None:
+    running = running_game(server, engine, options, names, seed=4)
+    state = state_of(server, running.game_id)
+    assert state.to_move is not None
+    mover = running.seat(state.to_move)
+    page.goto(mover.path)
+    page.evaluate("() => window.pbemPlay.ready")
+    check(page, f"{engine}: the player's turn")
+    choose(page, engine, simple_move(engine, state))
+    expect(page.locator("#pending .pbem-confirm")).to_be_in_viewport()
+    check(page, f"{engine}: a move chosen, to confirm")
+    waiting = running.seat((state.to_move + 1) % len(names))
+    page.goto(waiting.path)
+    check(page, f"{engine}: waiting for another player")
+    page.goto(waiting.home)
+    expect(page.locator("#games")).to_be_visible()
+    check(page, "the dashboard")
