@@ -17,25 +17,11 @@ from email.utils import getaddresses
 from functools import cache
 
 from pbem import games
+from pbem.domain import one_line
 from pbem.domain.errors import SetupError
 from pbem.games.base import shorten
 
 MAX_LENGTH = 40
-# Far over any name: refused before the characters are looked at one by one.
-_MAX_TYPED = 400
-
-# Line breaks of every kind (str.splitlines' set): a name is one line.
-_LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
-# Joiners that real names need (Persian and Indic scripts, emoji sequences); every other format
-# character (bidi controls, invisible marks) is refused.
-_JOINERS = frozenset("\u200c\u200d")
-_REFUSED_CATEGORIES = {
-    "Cc": "a control character",
-    "Cf": "an invisible formatting character (such as a right-to-left mark)",
-    "Cs": "a character no text may hold",
-    "Co": "a private-use character",
-    "Cn": "a character Unicode has not assigned",
-}
 _COLOUR_WORD = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)*")
 # Who started a game, when the game does not know (games from before organisers were recorded).
 SOMEONE = "Someone"
@@ -48,25 +34,8 @@ class BadName(SetupError):
 def clean_name(text: str) -> str:
     """The name as pbem stores it: NFC, trimmed, inner whitespace one space; BadName saying what
     is wrong otherwise."""
-    if len(text) > _MAX_TYPED:
-        raise BadName(_too_long(len(text)))
-    text = unicodedata.normalize("NFC", text)
-    for character in text:
-        if character in _LINE_BREAKS:
-            raise BadName("A name is one line: remove the line break from it.")
-        category = unicodedata.category(character)
-        if character.isspace() or character in _JOINERS:
-            continue  # tabs and odd spaces collapse below
-        if category in _REFUSED_CATEGORIES:
-            raise BadName(
-                f"A name cannot hold {_REFUSED_CATEGORIES[category]} ({_code(character)}): "
-                "type it again rather than pasting it."
-            )
-    name = " ".join(text.split())
-    if not name.replace("\u200c", "").replace("\u200d", "").strip():
-        raise BadName("A name needs at least one visible character.")
-    if len(name) > MAX_LENGTH:
-        raise BadName(_too_long(len(name)))
+    empty = "A name needs at least one visible character."
+    name = one_line.tidy(text, "A name", MAX_LENGTH, empty, BadName)
     # NFKC also finds the full-width and small at signs (＠ ﹫).
     if "@" in unicodedata.normalize("NFKC", name):
         raise BadName(
@@ -81,15 +50,6 @@ def optional_name(text: str | None) -> str | None:
     if text is None or not text.strip():
         return None
     return clean_name(text)
-
-
-def _too_long(length: int) -> str:
-    return f"A name has at most {MAX_LENGTH} characters; this one has {length}. Shorten it."
-
-
-def _code(character: str) -> str:
-    name = unicodedata.name(character, "")
-    return f"U+{ord(character):04X} {name}".strip()
 
 
 @dataclass(frozen=True)
