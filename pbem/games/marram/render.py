@@ -8,7 +8,7 @@ tile is drawn in a 100-unit box with screen y pointing down.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -506,6 +506,30 @@ def _bet_point(loc: str, index: int) -> tuple[float, float]:
     return x + (-dy) * off, y + dx * off
 
 
+def _placed_tokens(
+    tokens: Iterable[Mapping[str, Any]],
+) -> Iterator[tuple[str, str, Callable[[float, float, int], str], int, float, float]]:
+    """Each token of a tile that has a glyph (kind, place, glyph, seat), with where it is drawn in
+    the tile's units (x, y): bets queue along their spoke, claims around their place, in the
+    order given."""
+    bets_at: dict[str, int] = {}
+    claims_at: dict[str, int] = {}
+    for token in tokens:
+        kind, loc, seat = str(token.get("kind")), str(token.get("loc")), int(token.get("seat", 0))
+        draw = _TOKEN_GLYPH.get(kind)
+        if draw is None or (loc not in _DIR and loc not in _CORNER):
+            continue
+        if kind == "bet" and loc in _DIR:
+            index = bets_at.get(loc, 0)
+            bets_at[loc] = index + 1
+            x, y = _bet_point(loc, index)
+        else:
+            index = claims_at.get(loc, 0)
+            claims_at[loc] = index + 1
+            x, y = _token_point(loc, index)
+        yield kind, loc, draw, seat, x, y
+
+
 def tile_group(
     desc: Mapping[str, Any],
     *,
@@ -637,23 +661,7 @@ def tile_group(
             f'font-family="sans-serif">{label}</text>'
         )
     # Tokens.
-    bets_at: dict[str, int] = {}
-    claims_at: dict[str, int] = {}
-    for token in tokens:
-        kind, loc, seat = str(token.get("kind")), str(token.get("loc")), int(token.get("seat", 0))
-        if loc not in _DIR and loc not in _CORNER:
-            continue
-        draw = _TOKEN_GLYPH.get(kind)
-        if draw is None:
-            continue
-        if kind == "bet" and loc in _DIR:
-            index = bets_at.get(loc, 0)
-            bets_at[loc] = index + 1
-            tx, ty = _bet_point(loc, index)
-        else:
-            index = claims_at.get(loc, 0)
-            claims_at[loc] = index + 1
-            tx, ty = _token_point(loc, index)
+    for _, _, draw, seat, tx, ty in _placed_tokens(tokens):
         parts.append(draw(tx, ty, seat))
     # Hit areas for click-to-move on the spokes that carry a piece (quadrants have their rects).
     for spoke in SPOKES:
@@ -760,21 +768,7 @@ def _lost_marks(lost: Sequence[Mapping[str, Any]]) -> str:
     if not lost:
         return ""
     parts = ['<g class="lost-tokens" pointer-events="none">']
-    bets_at: dict[str, int] = {}
-    claims_at: dict[str, int] = {}
-    for token in lost:
-        kind, loc, seat = str(token["kind"]), str(token["loc"]), int(token["seat"])
-        draw = _TOKEN_GLYPH.get(kind)
-        if draw is None or (loc not in _DIR and loc not in _CORNER):
-            continue
-        if kind == "bet" and loc in _DIR:
-            index = bets_at.get(loc, 0)
-            bets_at[loc] = index + 1
-            x, y = _bet_point(loc, index)
-        else:
-            index = claims_at.get(loc, 0)
-            claims_at[loc] = index + 1
-            x, y = _token_point(loc, index)
+    for kind, loc, draw, seat, x, y in _placed_tokens(lost):
         cross = (
             f"M{_f(x - 9)} {_f(y - 9)} L{_f(x + 9)} {_f(y + 9)} "
             f"M{_f(x + 9)} {_f(y - 9)} L{_f(x - 9)} {_f(y + 9)}"
