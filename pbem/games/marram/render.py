@@ -1161,6 +1161,23 @@ def _action_pos(view: Mapping[str, Any], ply: int) -> tuple[int, int] | None:
     return None
 
 
+def _placed_actions(
+    view: Mapping[str, Any],
+    turn: Any,
+    laid: set[tuple[int, int]],
+    slots: dict[tuple[int, int], int],
+) -> Iterator[tuple[int, tuple[int, int], int]]:
+    """Each action of a marked turn on a tile of the board: its number in the turn, the tile,
+    and how many marks that tile already has (`slots`, shared across turns, is counted up)."""
+    for index, ply in enumerate(turn.plies):
+        pos = _action_pos(view, ply)
+        if pos is None or pos not in laid:
+            continue
+        slot = slots.get(pos, 0)
+        slots[pos] = slot + 1
+        yield index, pos, slot
+
+
 def _turn_marks(
     view: Mapping[str, Any],
     marked: list[d.Turn],
@@ -1184,12 +1201,8 @@ def _turn_marks(
             f'<g class="last-turn" data-seat="{seat}" data-plies="{plies}" '
             f'data-name="{_attr(title)}" pointer-events="none"><title>{escape(title)}</title>'
         ]
-        for index, ply in enumerate(turn.plies):
-            pos = _action_pos(view, ply)
-            if pos is None or pos not in laid:
-                continue
-            slot = slots.get(pos, 0)
-            slots[pos] = slot + 1
+        for index, pos, slot in _placed_actions(view, turn, laid, slots):
+            ply = turn.plies[index]
             ox, oy = origin(*pos)
             inset = 3.5 + 7 * slot
             label = _turn_label(turn, index)
@@ -2077,12 +2090,7 @@ def _mail_marks(
     slots: dict[tuple[int, int], int] = {}
     for turn in marked_turns(view):
         seat = turn.seat
-        for index, ply in enumerate(turn.plies):
-            pos = _action_pos(view, ply)
-            if pos is None or pos not in laid:
-                continue
-            slot = slots.get(pos, 0)
-            slots[pos] = slot + 1
+        for index, pos, slot in _placed_actions(view, turn, laid, slots):
             ox, oy = origin(*pos)
             inset = 2.0 + 4.0 * slot
             side = tile - 2 * inset
