@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -184,6 +185,20 @@ class State(Protocol):
         take no more turns and rank last."""
         ...
 
+    def sample(self, seat: int | None, rng: random.Random) -> State:
+        """A full position consistent with `view(seat)`: what `seat` cannot see (the other seats'
+        hands, the order of the bag; everything hidden for a spectator, `seat` None) drawn at
+        random with `rng`, the rest as it is, so that `sample(seat, rng).view(seat) ==
+        view(seat)`.
+
+        What searching bots play on instead of the true position of a game of hidden
+        information: they never read the true position itself. The sample's own chance (the
+        draws to come) follows from what was drawn, so the same `rng` state gives the same sample.
+        A game of perfect information returns the position itself (states are immutable).
+        Raises ValueError for a seat out of range.
+        """
+        ...
+
     def drop(self, seat: int) -> State:
         """The position once `seat` leaves the game: it takes no more turns, ranks last, and play
         goes on among the others.
@@ -207,6 +222,9 @@ class Game(Protocol):
     max_players: int
     # Option name -> allowed values, the default first.
     options: Mapping[str, Sequence[OptionValue]]
+    # False when a seat cannot see the whole position (hidden hands, the order of a bag): bots
+    # then search over `State.sample`s of what the seat sees (information-set search).
+    perfect_information: bool
 
     def new(
         self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0

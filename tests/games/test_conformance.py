@@ -154,6 +154,7 @@ def test_registry_metadata(name: str) -> None:
         assert isinstance(option, str)
         assert list(values), f"option {option} offers no value"
         assert len(set(values)) == len(list(values))
+    assert isinstance(game.perfect_information, bool)
 
 
 def test_unknown_game_is_named() -> None:
@@ -515,3 +516,75 @@ def test_random_games_with_departures_play_to_the_end(name: str) -> None:
         if len(state.dropped) == players - 1:
             (last,) = set(range(players)) - set(state.dropped)
             assert state.outcome.winners == [last], "the one seat left wins"
+
+
+def _sampled_positions(name: str) -> Iterator[games.State]:
+    """Positions of random games of every player count, from the first action to the end, some
+    with seats that left."""
+    game = games.get(name)
+    for seed in range(6):
+        players, options = _setup(name, None, None, seed)
+        rng = random.Random(seed)
+        state = game.new(players=players, options=options, seed=seed)
+        while state.outcome is None:
+            if rng.random() < 0.3:
+                yield state
+            if players > 2 and not state.dropped and rng.random() < 0.01:
+                state = state.drop(rng.randrange(players))
+            else:
+                state = state.play(rng.choice(state.legal_moves()))
+        yield state
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_sample_agrees_with_the_view_it_was_drawn_from(name: str) -> None:
+    """A sample is a position the seat cannot tell from the true one, plays on like one, and
+    follows from its random generator alone."""
+    for state in _sampled_positions(name):
+        before = state.to_json()
+        for seat in [None, *range(state.players)]:
+            sample = state.sample(seat, random.Random(7))
+            assert sample.view(seat) == state.view(seat)
+            assert sample.sample(seat, random.Random(7)).view(seat) == state.view(seat)
+            assert state.sample(seat, random.Random(7)).to_json() == sample.to_json()
+            assert sample.to_move == state.to_move and sample.history == state.history
+            assert sample.scores() == state.scores() and sample.dropped == state.dropped
+            if seat == state.to_move:
+                assert sample.legal_moves() == state.legal_moves()
+            _check_state(sample)
+        assert state.to_json() == before, "sample must not change the position"
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_samples_play_on_to_the_end(name: str) -> None:
+    for state in list(_sampled_positions(name))[::7]:
+        rng = random.Random(len(state.history))
+        seat = state.to_move
+        sample = state.sample(seat, rng)
+        plies = 0
+        while sample.outcome is None:
+            sample = sample.play(rng.choice(_check_state(sample)))
+            plies += 1
+            assert plies < MAX_PLIES, "a sample's game does not end"
+        _check_state(sample)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_sample_draws_only_what_is_hidden(name: str) -> None:
+    """Perfect information: the sample is the position. Hidden information: what the seat
+    cannot see varies from sample to sample, and what it can see never does."""
+    game = games.get(name)
+    for state in _sampled_positions(name):
+        for seat in (-1, state.players, True, "0"):
+            with pytest.raises(ValueError):
+                state.sample(seat, random.Random(0))  # type: ignore[arg-type]
+    varied = 0
+    for state in _sampled_positions(name):
+        seat = state.to_move if state.to_move is not None else 0
+        drawn = {json.dumps(state.sample(seat, random.Random(r)).to_json()) for r in range(6)}
+        if game.perfect_information:
+            assert drawn == {json.dumps(state.to_json())}
+        else:
+            varied += len(drawn) > 1
+    if not game.perfect_information:
+        assert varied, "no sample drew anything the seat cannot see"

@@ -70,12 +70,12 @@ def _cli_game(stack: Stack, clock: str) -> GameFlow:
     return flow
 
 
-def _events(stack: Stack, game_id: str, kind: str = "timeout") -> int:
-    return int(
-        stack.db.scalar(
-            "select count(*) from game_events where game_id = %s and kind = %s", game_id, kind
-        )
-    )
+def _events(stack: Stack, game_id: str, kind: str = "timeout", ply: int | None = None) -> int:
+    """The game's events of `kind` (at `ply` only, when given)."""
+    query = "select count(*) from game_events where game_id = %s and kind = %s"
+    if ply is None:
+        return int(stack.db.scalar(query, game_id, kind))
+    return int(stack.db.scalar(query + " and ply = %s", game_id, kind, ply))
 
 
 def test_a_reminder_then_the_timeout_reach_the_players_by_mail(clock_stack: Stack) -> None:
@@ -206,12 +206,17 @@ def test_last_second_moves_and_the_clock_task_never_both_win_a_turn(clock_stack:
             timeout=60,
             message="the submissions to be decided",
         )
-        timeouts = _events(stack, flow.game_id)
-        moved = stack.db.scalar("select count(*) from moves where game_id = %s", flow.game_id)
+        # Only the first turn's: beat keeps running the clock while this loop waits, and under
+        # load the next turn (17 s) can run out too, which is no race.
+        timeouts = _events(stack, flow.game_id, ply=0)
+        moved = stack.db.scalar(
+            "select count(*) from moves where game_id = %s and ply = 0", flow.game_id
+        )
         status = stack.db.scalar("select status from games where id = %s", flow.game_id)
         # Either the move was played (and the game went on) or the turn timed out: never both.
-        assert (timeouts, min(moved, 1)) in ((1, 0), (0, 1)), (flow.game_id, timeouts, moved)
-        assert (status == "finished") == (timeouts == 1)
+        assert (timeouts, moved) in ((1, 0), (0, 1)), (flow.game_id, timeouts, moved)
+        if timeouts:
+            assert status == "finished"
 
 
 def test_two_clock_runs_at_once_time_each_game_out_once(clock_stack: Stack) -> None:

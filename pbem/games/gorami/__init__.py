@@ -27,6 +27,7 @@ class GoramiGame:
     min_players = 2
     max_players = 2
     options: Mapping[str, tuple[int, ...]] = {"board": (22, 16, 24)}
+    perfect_information = True
 
     def new(
         self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0

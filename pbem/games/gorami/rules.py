@@ -10,6 +10,7 @@ mask of cells it may no longer go on (edge neighbours of a disc of that number).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -141,6 +142,11 @@ class GoramiState:
     def dropped(self) -> list[int]:
         """Always empty: a two-player game never goes on without a player."""
         return []
+
+    def sample(self, seat: int | None, rng: random.Random) -> GoramiState:
+        """The position itself: every seat sees the whole of it (perfect information)."""
+        _check_seat(seat)
+        return self
 
     def drop(self, seat: int) -> GoramiState:
         """Always refused: when a player runs out of time or resigns, the service ends the game
@@ -530,7 +536,9 @@ class GoramiState:
 
 
 def _check_seat(seat: int | None) -> None:
-    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < 2):
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 2
+    ):
         raise ValueError(f"gorami: seat {seat!r} does not exist; seats are 0 (yellow), 1 (blue)")
 
 

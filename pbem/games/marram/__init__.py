@@ -33,6 +33,8 @@ class MarramGame:
     min_players = 2
     max_players = 4
     options: Mapping[str, Sequence[OptionValue]] = {"variant": VARIANTS, "length": LENGTHS}
+    # Hands and the bag order are secret: bots search over samples of what a seat sees.
+    perfect_information = False
 
     def new(
         self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0

@@ -375,6 +375,47 @@ class MarramState:
         new._drop(seat)
         return new
 
+    def sample(self, seat: int | None, rng: random.Random) -> MarramState:
+        """A position `seat` cannot tell from this one: the tiles it cannot see (the other hands
+        and the bag) dealt again at random, each hand keeping its size.
+
+        The hand of a seat about to act holds no dead tile (rules 5.7 discards them first), and
+        everyone sees that: when the seat to move is one whose hand is drawn, it is dealt live
+        tiles only. There are always enough, since its true hand is among them.
+        """
+        players = self.setup.players
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
+        ):
+            raise ValueError(f"seat {seat!r} is not in this {players}-player game")
+        hidden = [s for s in range(players) if s != seat and self.hands[s]]
+        if not hidden:
+            return self
+        pool = list(self.bag)
+        for s in hidden:
+            pool.extend(self.hands[s])
+        rng.shuffle(pool)
+        new = self._clone()
+        to_move = self.to_move_seat
+        if to_move in hidden:
+            groups = self.groups()
+            tiles = self.setup.tiles
+            size = len(self.hands[to_move])
+            live = [t for t in pool if bd.fits_anywhere(tiles[t].front, groups)][:size]
+            for t in live:
+                pool.remove(t)
+            new.hands[to_move] = live + pool[: size - len(live)]
+            del pool[: size - len(live)]
+        for s in hidden:
+            if s != to_move:
+                size = len(self.hands[s])
+                new.hands[s] = pool[:size]
+                del pool[:size]
+        new.bag = pool
+        # The board's caches (open positions, flips) hold for the sample too.
+        new._groups, new._flips = self._groups, self._flips
+        return new
+
     def _illegal(self, shown: str, problem: str) -> IllegalMove:
         return IllegalMove(f"'{shorten(shown)}' is not allowed: {problem}")
 

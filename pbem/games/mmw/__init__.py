@@ -28,6 +28,7 @@ class MMWGame:
     min_players = 2
     max_players = 2
     options: Mapping[str, Sequence[int | str]] = {}
+    perfect_information = True
 
     def new(
         self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0

@@ -11,6 +11,7 @@ of hashes beside a tuple of the positions themselves (to confirm a hash match ex
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -177,6 +178,11 @@ class MMWState:
     def dropped(self) -> list[int]:
         """Always empty: a two-player game never goes on without a player."""
         return []
+
+    def sample(self, seat: int | None, rng: random.Random) -> MMWState:
+        """The position itself: every seat sees the whole of it (perfect information)."""
+        _check_seat(seat)
+        return self
 
     def drop(self, seat: int) -> MMWState:
         """Always refused: when a player runs out of time or resigns, the service ends the game
@@ -512,7 +518,9 @@ class MMWState:
 
 
 def _check_seat(seat: int | None) -> None:
-    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < 2):
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 2
+    ):
         raise ValueError(f"mmw: seat must be 0, 1 or None (a spectator), not {seat!r}")
 
 
