@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from pbem import links
 from pbem.config import Settings
+from pbem.domain import glossary
 from pbem.domain.outbox import Letter, write_letters
 from pbem.domain.views import GameFacts, engine, names
 from pbem.models import ACTIVE, INVITING, RUNNING, Game, OutboxMessage, Player, Seat, utcnow
@@ -187,5 +188,8 @@ def bounced_letter(
         "link": listed[0].link,
         "games_link": links.player_url(config, organiser.id, organiser.nonce),
         "signin_link": f"{config.base_url}/signin",
+        # One game: its rules; several: the page of every game's.
+        "rules_link": glossary.rules_url(config, only.engine) if only is not None else None,
+        "rules_index": glossary.rules_index_url(config),
     }
     return Letter(organiser.email, "bounced", thread, context)

@@ -125,7 +125,9 @@ def request_signin(config: Settings, address: str) -> list[int]:
     if player is None:
         return []
     link = f"{config.base_url}/signin/{signin_token(config, player)}"
-    outbox_ids = write_letters(db.session.connection(), config, [letters.signin(address, link)])
+    outbox_ids = write_letters(
+        db.session.connection(), config, [letters.signin(config, address, link)]
+    )
     db.session.commit()
     return outbox_ids
 

@@ -30,7 +30,7 @@ from sqlalchemy.orm import selectinload
 
 from pbem import links
 from pbem.config import Settings
-from pbem.domain import when
+from pbem.domain import glossary, when
 from pbem.domain.outbox import Letter, write_letters
 from pbem.domain.views import engine, move_number, names
 from pbem.extensions import db
@@ -243,5 +243,6 @@ def digest_letter(config: Settings, player: Player, games: Sequence[Game], hour:
         "link": listed[0].link,
         "games_link": links.player_url(config, player.id, player.nonce),
         "mail_link": mail_link,
+        "rules_index": glossary.rules_index_url(config),
     }
     return Letter(player.email, "digest", None, context, list_unsubscribe=mail_link)

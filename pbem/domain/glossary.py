@@ -66,6 +66,12 @@ def rules_url(config: Settings, name: str) -> str | None:
     return f"{config.base_url}{path}" if path else None
 
 
+def rules_index_url(config: Settings) -> str | None:
+    """The absolute URL of the page listing every game's rules, for mail about no one game (a
+    sign-in, a digest); None when no game has rules for players."""
+    return f"{config.base_url}{RULES_PATH}" if guided() else None
+
+
 def terms(name: str) -> tuple[Term, ...]:
     """The game's words that its pages explain (none for a game without a guide)."""
     found = guide(name)

@@ -174,13 +174,23 @@ def new_links(config: Settings, game: Game, seat: SeatInfo, invited: bool) -> Le
     return _about(config, game, seat, "links", link=link, invited=invited)
 
 
-def signin(to: str, link: str) -> Letter:
-    return Letter(to, "signin", None, {"link": link, "minutes": SIGNIN_MAX_AGE_SECONDS // 60})
+def signin(config: Settings, to: str, link: str) -> Letter:
+    context = {
+        "link": link,
+        "minutes": SIGNIN_MAX_AGE_SECONDS // 60,
+        "rules_index": glossary.rules_index_url(config),
+    }
+    return Letter(to, "signin", None, context)
 
 
 def new_player_link(config: Settings, player: Player) -> Letter:
     link = links.player_url(config, player.id, player.nonce)
-    context = {"link": link, "to": player.email, "name": player.name}
+    context = {
+        "link": link,
+        "to": player.email,
+        "name": player.name,
+        "rules_index": glossary.rules_index_url(config),
+    }
     return Letter(player.email, "signedout", None, context)
 
 
@@ -205,6 +215,7 @@ def undeliverable(
             "invitee": invitee,
             "reason": reason,
             "link": links.player_url(config, organiser_id, organiser_nonce),
+            "rules_link": glossary.rules_url(config, game.engine),
         },
     )
 

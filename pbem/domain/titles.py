@@ -39,6 +39,13 @@ def clean_title(text: str) -> str:
     return title
 
 
+def game_named(name: str | None, engine_title: str, game_id: str) -> str:
+    """How a sentence names a game: "Friday Club (GORami game wv7WthzljTw0)", or "GORami game
+    wv7WthzljTw0" when it has no name (as the mail's `game_named` does)."""
+    plain = f"{engine_title} game {game_id}"
+    return f"{name} ({plain})" if name else plain
+
+
 def optional_title(text: str | None) -> str | None:
     """A name field of a form: None when left empty, else the cleaned name (BadTitle when it
     cannot be one)."""

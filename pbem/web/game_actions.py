@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 from pbem import dispatch, links
 from pbem.domain import endings, starting, views
 from pbem.domain.errors import ServiceError
+from pbem.domain.titles import game_named
 from pbem.extensions import db, settings
 from pbem.models import FINISHED, RUNNING, Game, Seat
 from pbem.web import ratelimits
@@ -94,14 +95,14 @@ def resign_form(token: str) -> Answer | str:
             409,
             back=_back(token),
         )
-    title = views.engine(game).title
+    called = game_named(game.title, views.engine(game).title, game.id)
     many = len(game.seats) > 2
     return _confirm_page(
         seat,
         token,
         action="resign",
         heading="Resign?",
-        question=f"Resign from {title} game {game.id} against {_against(seat)}?",
+        question=f"Resign from {called} against {_against(seat)}?",
         consequence=(
             "You leave the game and rank last; the others play on without you."
             if many
@@ -169,13 +170,13 @@ def cancel_form(token: str) -> Answer | str:
             else "The game is over already; there is nothing to cancel."
         )
         return error_page("refused", message, 409, back=_back(token))
-    title = views.engine(game).title
+    called = game_named(game.title, views.engine(game).title, game.id)
     return _confirm_page(
         seat,
         token,
         action="cancel",
         heading="Cancel the game?",
-        question=f"Cancel {title} game {game.id} with {_against(seat)}?",
+        question=f"Cancel {called} with {_against(seat)}?",
         consequence="Nobody has moved yet. The game ends without a result, and every player "
         "invited is told by email.",
         button="Yes, cancel the game",

@@ -5,6 +5,7 @@ it. The whole path through invitations and clicks is tests/browser/test_play_pag
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -45,7 +46,7 @@ def running_game(
 ) -> Running:
     """A game of `engine` with one seat per name, every invitation accepted; `title` is the
     organiser's name for it."""
-    emails = [f"{name.lower()}@example.org" for name in names]
+    emails = [f"{re.sub(r'[^a-z0-9]', '', name.lower())}@example.org" for name in names]
     with server.app.app_context():
         config = settings()
         created = starting.create_game(

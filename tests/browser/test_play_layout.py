@@ -258,3 +258,51 @@ def test_a_board_grown_past_the_screen_pans_and_zooms_on_a_desktop(
     in_viewport(rect(page.locator("#pending .pbem-confirm")), page, "Confirm")
     shoot(page, "marram-desktop-grown")
     context.close()
+
+
+LONG_NAMES = ["Maximilian Bartholomew-Smythe the Third", "Alexandra Konstantinopoulou-Wetherby"]
+
+
+@pytest.mark.parametrize(
+    ("engine", "options"), [(g[0], g[1]) for g in GAMES], ids=[g[0] for g in GAMES]
+)
+def test_long_names_on_the_board_never_run_into_each_other(
+    server: Server, browser: Browser, engine: str, options: dict[str, object]
+) -> None:
+    """The board's own labels of the players (scores under MMW's board, the status line) keep
+    apart however long the names, at every size."""
+    running = running_game(server, engine, options, LONG_NAMES, seed=4)
+    state = advance(server, running, 2)
+    assert state.to_move is not None
+    for label, size in SIZES.items():
+        context = browser.new_context(base_url=server.url, viewport=size)
+        page = context.new_page()
+        page.goto(running.seat(state.to_move).path)
+        page.evaluate("() => window.pbemPlay.ready")
+        labels = page.locator("#board svg text").filter(
+            has_text=re.compile(r"Maximilian|Alexandra")
+        )
+        boxes = [rect(labels.nth(i)) for i in range(labels.count())]
+        # Each within the drawing, in the drawing's own units: a zoomed board shows only part
+        # of it (pbem's pan and zoom keeps the drawing's whole viewBox in data-view-box).
+        outside = page.evaluate(
+            """() => {
+                const svg = document.querySelector("#board svg");
+                const [x, , w] = (svg.dataset.viewBox || svg.getAttribute("viewBox"))
+                    .split(/[ ,]+/).map(Number);
+                const toRoot = (el) => svg.getScreenCTM().inverse().multiply(el.getScreenCTM());
+                return [...svg.querySelectorAll("text")]
+                    .filter((t) => /Maximilian|Alexandra/.test(t.textContent))
+                    .map((t) => {
+                        const b = t.getBBox(), m = toRoot(t);
+                        return [t.textContent, m.a * b.x + m.e, m.a * (b.x + b.width) + m.e];
+                    })
+                    .filter(([, left, right]) => left < x - 0.5 || right > x + w + 0.5);
+            }"""
+        )
+        assert not outside, (engine, label, outside)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert not overlaps(a, b), (engine, label, a, b)
+        shoot(page, f"{engine}-{label}-long-names")
+        context.close()

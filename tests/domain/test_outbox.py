@@ -132,7 +132,7 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
             letters.new_links(config, game, seat, invited=True),
             letters.new_links(config, game, seat, invited=False),
         ],
-        "signin": [letters.signin(seat.email, "http://pbem.test/signin/token")],
+        "signin": [letters.signin(config, seat.email, "http://pbem.test/signin/token")],
         "signedout": [letters.new_player_link(config, game.seats[0].player)],
         "undeliverable": [
             letters.undeliverable(

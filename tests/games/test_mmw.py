@@ -611,7 +611,7 @@ def test_svg_shows_every_pyramid_square_and_the_last_move() -> None:
     assert 'data-square="b2" data-top="" data-stack="" data-last="from"' in svg
     assert 'data-square="b3" data-top="red" data-stack="r2" data-last="to"' in svg
     assert '<g class="last-turn" data-seat="0" data-plies="0" data-move="b2-b3"' in svg
-    assert "Red: 3 left, 12 sunk" in svg
+    assert ">Red</text>" in svg and ">3 left, 12 sunk</text>" in svg
 
 
 def test_svg_turns_the_board_for_seat_one() -> None:

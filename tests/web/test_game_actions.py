@@ -209,6 +209,15 @@ def test_no_draws_in_a_game_of_three(client: FlaskClient) -> None:
     assert refused.status_code == 409 and "two-player games only" in refused.text
 
 
+def test_the_confirmation_pages_call_a_named_game_by_its_name(client: FlaskClient) -> None:
+    game = start(client, title="Tuesday Countdown")
+    organiser = _link(game.id, _seat_of(game.id, EMAILS[0]))
+    ask = client.get(f"{organiser}/resign")
+    assert f"Resign from Tuesday Countdown (Countdown game {game.id}) against" in ask.text
+    ask = client.get(f"{organiser}/cancel")
+    assert f"Cancel Tuesday Countdown (Countdown game {game.id}) with" in ask.text
+
+
 # --- cancelling ----------------------------------------------------------------------------------
 
 

@@ -20,7 +20,7 @@ EDGE = 96.0  # triangle side, px
 HEIGHT = EDGE * math.sqrt(3) / 2
 MARGIN_X = 84.0
 MARGIN_TOP = 114.0
-PANEL = 166.0  # hands and scores under the board
+PANEL = 183.0  # hands and scores under the board
 
 DISC_FILL = ("#f5c518", "#2d6cdf")
 DISC_STROKE = ("#9a7400", "#163d85")
@@ -30,7 +30,7 @@ CELL_FILL = "#f6efdc"
 INTERIOR_FILL = "#e4e9cf"
 CELL_STROKE = "#7a6a4f"
 PANEL_NAME = 18  # longest name shown above a hand, in characters
-STATUS_NAME = 40  # longest name in the status line
+STATUS_NAME = 16  # longest name in the status line
 
 
 def _point(x: float, y: float) -> tuple[float, float]:
@@ -331,27 +331,37 @@ def _panel(
         )
     ):
         out.append(
-            f'<text x="{_fmt(frame.width / 2)}" y="{_fmt(top + 110 + 15 * k)}" '
+            f'<text x="{_fmt(frame.width / 2)}" y="{_fmt(top + 127 + 15 * k)}" '
             f'text-anchor="middle" font-size="11" fill="#777">{words}</text>'
         )
+    # Each seat's name has its own line, what goes with it ("you", "to move") the next: two
+    # long names side by side, each with its extras, would run into each other.
     fish = state.fish()
     interior = state.interior()
     for s in range(2):
         x0 = 16 + s * column
-        turn = " ◀ to move" if state.to_move == s else ""
-        you = " (you)" if view["seat"] == s else ""
+        extras = [
+            *(["you"] if view["seat"] == s else []),
+            *(["◀ to move"] if state.to_move == s else []),
+        ]
         out.append(
             f'<g class="hand" data-seat="{s}">'
             + d.badge(x0 + 8, top + 9, MARKS[s], DISC_FILL[s], TURN_EDGE[s], 11)
             + f'<text x="{_fmt(x0 + 22)}" y="{_fmt(top + 14)}" font-size="15" font-weight="bold" '
-            f'fill="{INK[s]}">{escape(_who(names, s, PANEL_NAME))}{you}{turn}</text>'
-            f'<text x="{_fmt(x0)}" y="{_fmt(top + 34)}" font-size="13" fill="#333">'
+            f'fill="{INK[s]}">{escape(_who(names, s, PANEL_NAME))}</text>'
+            + (
+                f'<text x="{_fmt(x0 + 22)}" y="{_fmt(top + 31)}" font-size="13" '
+                f'font-weight="bold" fill="{INK[s]}">{" · ".join(extras)}</text>'
+                if extras
+                else ""
+            )
+            + f'<text x="{_fmt(x0)}" y="{_fmt(top + 51)}" font-size="13" fill="#333">'
             f"fish {fish[s]} · interior {interior[s]}</text>"
         )
         hand = state.hand(s)
         for n in range(3):
             cx = x0 + 18 + n * 60
-            cy = top + 66
+            cy = top + 83
             name = f"{COLOURS[s]} {n + 1}, {hand[n]} left"
             out.append(
                 f'<g class="hand-disc" data-seat="{s}" data-number="{n + 1}" '

@@ -13,7 +13,7 @@ from html import escape
 from typing import Any
 
 from pbem.games import drawing as d
-from pbem.games.base import fill_names, seat_mark
+from pbem.games.base import fill_names, seat_mark, shorten
 from pbem.games.marram import words
 
 __all__ = [
@@ -51,6 +51,9 @@ SPECIES = {
     "b": ("#2f6fde", "#11306e", "#1d4fb0"),
     "w": ("#ee9fb4", "#6e4034", "#c97a8e"),
 }
+# Longest names on the panel's lines that cannot wrap: the status line, a seat's row.
+STATUS_NAME = 20
+SEAT_NAME = 24
 SPECIES_NAME = {"o": "orange snake", "b": "blue snake", "w": "worm"}
 KIND_NAME = {"end": "end", "head": "head", "tail": "tail", "mid": "mid", "saddle": "saddle"}
 # Seat colours avoid the terrain and creature colours: red, violet, white, black.
@@ -873,9 +876,11 @@ def _dropped(view: Mapping[str, Any]) -> set[int]:
     return {s for s in raw if isinstance(s, int) and not isinstance(s, bool)}
 
 
-def _who(names: Sequence[str], seat: object) -> str:
+def _who(names: Sequence[str], seat: object, limit: int = 0) -> str:
+    """The seat's name, cut to `limit` characters (0: whole) where a line has no room to wrap."""
     if isinstance(seat, int) and not isinstance(seat, bool):
-        return names[seat] if 0 <= seat < len(names) else seat_word(seat)
+        name = names[seat] if 0 <= seat < len(names) else seat_word(seat)
+        return shorten(name, limit) if limit else name
     return "someone"
 
 
@@ -1353,13 +1358,16 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
     if isinstance(outcome, Mapping):
         winners = [int(w) for w in outcome.get("winners") or []]
         if winners:
-            who = " and ".join(_who(names, w) for w in winners)
+            limit = STATUS_NAME if len(winners) == 1 else STATUS_NAME // 2
+            who = " and ".join(_who(names, w, limit) for w in winners)
             status = f"Game over: {who} {'wins' if len(winners) == 1 else 'share the win'}"
         else:
             status = "Game over: no winner"
     elif isinstance(to_move, int):
         n = int(actions_left or 0)
-        status = f"{_who(names, to_move)} to move, {n} action{'s' if n != 1 else ''} left"
+        status = (
+            f"{_who(names, to_move, STATUS_NAME)} to move, {n} action{'s' if n != 1 else ''} left"
+        )
     else:
         status = ""
     if status:
@@ -1399,7 +1407,7 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
             f'stroke="{"#f59f00" if active else "#dee2e6"}" stroke-width="{2 if active else 1}"/>'
         )
         panel.append(boot_glyph(px + 18, py + 22, seat, size=24))
-        name = names[seat] + ("  ★" if seat in winners_set else "")
+        name = _who(names, seat, SEAT_NAME) + ("  ★" if seat in winners_set else "")
         in_hand = sizes[seat] if seat < len(sizes) else 0
         aside = "left the game" if seat in left else f"{in_hand} in hand"
         panel.append(

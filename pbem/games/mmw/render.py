@@ -33,7 +33,7 @@ ROW = 112  # height of a square: a little taller, for tall stacks
 LEFT = 30
 TOP = 44
 LABEL = 26
-FOOT = 64
+FOOT = 82
 WIDTH = LEFT + SIZE * CELL + LEFT
 HEIGHT = TOP + SIZE * ROW + LABEL + FOOT
 GROUND = 14  # ground line height above the bottom of a cell
@@ -43,7 +43,7 @@ FILL = {"red": "#c62828", "blue": "#1f5fbf"}
 DARK = {"red": "#6d1010", "blue": "#0d2f66"}
 BASE = {1: 26, 2: 42, 3: 58}
 HEAD_NAME = 30  # longest name in the status line, in characters
-FOOT_NAME = 18  # longest name in the score line under the board
+FOOT_NAME = 22  # longest name in the score line under the board
 
 
 MARKS = tuple(seat_mark(c) for c in COLOURS)  # "R", "B": on pyramids and last-move badges
@@ -305,7 +305,10 @@ def render_svg(state: MMWState, seat: int | None = None, names: Sequence[str] | 
     foot_y = TOP + SIZE * ROW + LABEL + 18
     for s, colour in enumerate(COLOURS):
         x, anchor = (LEFT, "start") if s == 0 else (WIDTH - LEFT, "end")
-        score = f"{_who(names, s, FOOT_NAME)}: {scores[s]} left, {15 - scores[s]} sunk"
+        # The name and the count on lines of their own: two long names side by side on one line
+        # each would run into each other in the middle.
+        who = escape(_who(names, s, FOOT_NAME))
+        count = f"{scores[s]} left, {15 - scores[s]} sunk"
         # The seat's letter in a badge before its name, the key to the letters on the pyramids.
         chip_x = x + 9 if s == 0 else x - 9
         text_x = x + 22 if s == 0 else x - 22
@@ -313,15 +316,17 @@ def render_svg(state: MMWState, seat: int | None = None, names: Sequence[str] | 
             d.badge(chip_x, foot_y - 5, MARKS[s], FILL[colour], DARK[colour], 11)
             + f'<text x="{text_x}" y="{foot_y}" font-size="15" fill="{FILL[colour]}" '
             f'text-anchor="{anchor}" font-weight="bold" class="score" data-seat="{s}">'
-            f"{escape(score)}</text>"
+            f"{who}</text>"
+            f'<text x="{text_x}" y="{foot_y + 17}" font-size="13" fill="{FILL[colour]}" '
+            f'text-anchor="{anchor}" class="score-count" data-seat="{s}">{count}</text>'
         )
     parts.append(
-        f'<text x="{WIDTH / 2}" y="{foot_y + 20}" font-size="11" fill="#555" '
+        f'<text x="{WIDTH / 2}" y="{foot_y + 38}" font-size="11" fill="#555" '
         'text-anchor="middle">solid: touches the board · hatched: resting · gold edge: top · '
         "corner: touching|resting points</text>"
     )
     parts.append(
-        f'<text x="{WIDTH / 2}" y="{foot_y + 35}" font-size="11" fill="#555" '
+        f'<text x="{WIDTH / 2}" y="{foot_y + 53}" font-size="11" fill="#555" '
         f'text-anchor="middle" class="no-sinking">{state.plies_without_sinking} of '
         f"{NO_SINKING_LIMIT} moves without a sinking</text>"
     )
