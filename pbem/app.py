@@ -20,8 +20,10 @@ from pbem.resources import migrations_dir, templates_dir
 
 TEMPLATES = templates_dir()
 MIGRATIONS = migrations_dir()
-# The Celery queue of the render_pictures task (the default queue, "celery", takes the rest).
+# The Celery queues of the render_pictures and play_bot tasks, each consumed by a worker of its
+# own (the Procfile's `picture` and `bot`); the default queue, "celery", takes the rest.
 PICTURES_QUEUE = "pictures"
+BOTS_QUEUE = "bots"
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
@@ -93,7 +95,10 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_ignore_result": True,
         # Board pictures are drawn on a queue of their own, by a worker of their own (the
         # Procfile's `picture`, `-Q pictures`): a drawing never delays a move or its email.
-        "task_routes": {"workers.tasks.render_pictures": {"queue": PICTURES_QUEUE}},
+        "task_routes": {
+            "workers.tasks.render_pictures": {"queue": PICTURES_QUEUE},
+            "workers.tasks.play_bot": {"queue": BOTS_QUEUE},
+        },
         # A task is acknowledged only when done, and redelivered if its worker dies: every task is
         # idempotent, so running one twice is harmless while losing one is not.
         "task_acks_late": True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import queue
 import sys
 import threading
 from collections.abc import Sequence
@@ -71,8 +72,12 @@ def _parser() -> argparse.ArgumentParser:
         "new-game",
         help="start a game and email the invitations",
         description="pbem new-game GAME [--title NAME] [--clock CLOCK] [--weekends-free] "
-        "[--option value ...] PLAYER PLAYER... (the first is the organiser; everyone accepts "
-        "through their emailed link). NAME names the game ('Tuesday night game', quoted as one "
+        "[--on-timeout drop|autopilot] [--option value ...] PLAYER PLAYER... (the first is the "
+        "organiser, a person; everyone accepts through their emailed link). A PLAYER may be a "
+        "bot: bot:random, bot:greedy or bot:mcts play against you, take their seats at once "
+        "and get no mail. --on-timeout: in a game of three or four, a player who runs out of "
+        "time leaves it (drop, the default) or pbem's MCTS bot plays their seat (autopilot). "
+        "NAME names the game ('Tuesday night game', quoted as one "
         "argument; 1 to 60 characters on one line, no address or link): it heads the game's "
         "pages and mail, and subjects give the game's id after it. A PLAYER is an address, or a "
         "name and an address as a mail client writes them: "
@@ -197,6 +202,13 @@ def _serve(args: argparse.Namespace) -> int:
             threading.Thread(
                 target=_every, args=(app, task, interval), daemon=True, name=task
             ).start()
+        from pbem.dispatch import BOT_RUNNER
+
+        # The bot worker's job: bots think here, not on the thread of the request that gave
+        # them the turn.
+        games_for_bots: queue.Queue[str] = queue.Queue()
+        app.extensions[BOT_RUNNER] = games_for_bots
+        threading.Thread(target=_bots, args=(app, games_for_bots), daemon=True, name="bots").start()
     # print, not log: running the migrations reconfigured logging (alembic.ini).
     print(f"pbem: serving on http://{args.host}:{args.port}/", file=sys.stderr)
     if config.mail_to_files:
@@ -218,6 +230,18 @@ def _serve(args: argparse.Namespace) -> int:
         if listener is not None:
             listener.stop()
     return 0
+
+
+def _bots(app: Any, games_for_bots: queue.Queue[str]) -> None:
+    """The Procfile's `bot` worker in the embedded default: play each game handed over
+    (`pbem.dispatch.play_bots_later`), one at a time."""
+    task = app.extensions["celery"].tasks["workers.tasks.play_bot"]
+    while True:
+        game_id = games_for_bots.get()
+        try:
+            task(game_id)
+        except Exception:
+            log.exception("the bot of game %s failed; the sweep hands its turn over again", game_id)
 
 
 def _every(app: Any, name: str, interval: int) -> None:
@@ -244,11 +268,13 @@ def _every(app: Any, name: str, interval: int) -> None:
 
 def _new_game(args: argparse.Namespace) -> int:
     from pbem import dispatch
+    from pbem.domain import bot_seats
     from pbem.domain.clocks import ClockError, parse_clock
     from pbem.domain.errors import SetupError
     from pbem.domain.names import parse_invitees
     from pbem.domain.starting import create_game
     from pbem.domain.titles import clean_title
+    from pbem.models import TIMEOUT_POLICIES
 
     options, players, service = _options_and_emails(args.rest)
     try:
@@ -263,6 +289,11 @@ def _new_game(args: argparse.Namespace) -> int:
         print(f"pbem new-game: --title: {exc.message}", file=sys.stderr)
         return 2
     emails = [invitee.address for invitee in invitees]
+    policy = service.get("on_timeout")
+    if "on_timeout" in service and policy not in TIMEOUT_POLICIES:
+        allowed = " or ".join(TIMEOUT_POLICIES)
+        print(f"pbem new-game: --on-timeout takes {allowed}, not {policy!r}", file=sys.stderr)
+        return 2
     app = _app()
     config = app.config["PBEM"]
     try:
@@ -284,12 +315,16 @@ def _new_game(args: argparse.Namespace) -> int:
                 clock=clock,
                 names=[invitee.name for invitee in invitees],
                 title=title,
+                timeout_policy=policy,
             )
         except SetupError as exc:
             print(f"pbem new-game: {exc.message}", file=sys.stderr)
             return 2
         queued = dispatch.send_emails_later(created.outbox_ids)
-    print(f"game {created.game_id}: invitations to {', '.join(emails)}")
+    people = bot_seats.addresses(emails)
+    robots = [text.strip().lower() for text in emails if bot_seats.is_bot_entry(text)]
+    against = f"; against {', '.join(robots)}" if robots else ""
+    print(f"game {created.game_id}: invitations to {', '.join(people)}{against}")
     if config.mail_to_files:
         print(
             f"mail is saved in {config.outbox_dir}; with `pbem serve`, see {config.base_url}/outbox"
@@ -301,7 +336,7 @@ def _new_game(args: argparse.Namespace) -> int:
 
 # The service's own options of `pbem new-game`, parsed apart from the game's: no engine may
 # declare an option of these names (tests/test_cli.py checks every registered engine).
-SERVICE_OPTIONS = ("clock", "weekends_free", "title")
+SERVICE_OPTIONS = ("clock", "weekends_free", "title", "on_timeout")
 # Those of them that are flags, given without a value.
 SERVICE_FLAGS = ("weekends_free",)
 
@@ -316,8 +351,8 @@ def _options_and_emails(
     rest: Sequence[str],
 ) -> tuple[dict[str, str], list[str], dict[str, str]]:
     """`--name value` and `--name=value` pairs are the game's options, but for the service's
-    own (`--clock CLOCK`, `--title NAME`, the flag `--weekends-free`); everything else is an
-    address."""
+    own (`--clock CLOCK`, `--title NAME`, `--on-timeout POLICY`, the flag `--weekends-free`);
+    everything else is a player (an address, or a bot)."""
     options: dict[str, str] = {}
     service: dict[str, str] = {}
     emails: list[str] = []
@@ -398,14 +433,19 @@ def _clock(args: argparse.Namespace) -> int:
 
 def _run_once(name: str, run: Any, now: datetime | None) -> int:
     """A periodic task's run, once, as of `now`: `run(config, now=)` returns a report with the
-    mail it wrote (`outbox_ids`), sent here, and a `summary()` line."""
+    mail it wrote (`outbox_ids`), sent here, a `summary()` line and, for the clock, the games
+    that timed out, where a bot may have the turn now (`timed_out`)."""
     from pbem import dispatch
+    from pbem.domain import bot_turns
 
     app = _app()
     with app.app_context():
         report = run(app.config["PBEM"], now=now)
         if report.outbox_ids and not dispatch.send_emails_later(report.outbox_ids):
             print("the mail queue is unreachable; the sweep will send the mail", file=sys.stderr)
+        timed_out = getattr(report, "timed_out", [])
+        if timed_out:
+            dispatch.play_bots_later(bot_turns.with_bots(timed_out))
     print(f"{name}: {report.summary()}")
     return 0
 

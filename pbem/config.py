@@ -52,6 +52,7 @@ SETTING_NAMES = (
     "PBEM_DKIM_KEY_FILE",
     "PBEM_DKIM_SELECTOR",
     "PBEM_DIGEST_HOUR",
+    "PBEM_BOT_SECONDS",
 )
 
 # Rate limits in the `limits` library's notation ("10 per hour", several joined by ";").
@@ -137,6 +138,8 @@ class Settings:
     trusted_proxies: int
     clocks: ClockSettings
     mail: MailSettings
+    # How long a bot thinks about a move or a draw offer (pbem.bots), in seconds.
+    bot_seconds: float = 2.0
 
     @property
     def embedded_tasks(self) -> bool:
@@ -205,7 +208,22 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         trusted_proxies=_count("PBEM_TRUSTED_PROXIES", get("PBEM_TRUSTED_PROXIES"), 0),
         clocks=_clock_settings(get),
         mail=_mail_settings(get),
+        bot_seconds=_bot_seconds(get("PBEM_BOT_SECONDS")),
     )
+
+
+# A bot's turn is not on the clock; this keeps one from holding a bot worker for long.
+MAX_BOT_SECONDS = 60.0
+
+
+def _bot_seconds(value: str | None) -> float:
+    seconds = _positive_number("PBEM_BOT_SECONDS", value, 2.0)
+    if seconds > MAX_BOT_SECONDS:
+        raise ConfigError(
+            f"PBEM_BOT_SECONDS={value!r}: a bot thinks for at most {MAX_BOT_SECONDS:g} seconds "
+            "a move (more only keeps its players waiting)"
+        )
+    return seconds
 
 
 _SELECTOR_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")

@@ -8,6 +8,8 @@ and let the periodic sweep enqueue them again.
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 from collections.abc import Iterable
 
 from celery import Celery
@@ -42,6 +44,43 @@ def render_pictures_later(outbox_ids: Iterable[int]) -> bool:
     return all([_enqueue("workers.tasks.render_pictures", [outbox_id]) for outbox_id in outbox_ids])
 
 
+# The app extension under which `pbem serve` keeps its bot thread's queue (embedded default).
+BOT_RUNNER = "pbem-bot-runner"
+_inline = threading.local()
+
+
+def play_bots_later(game_ids: Iterable[str]) -> bool:
+    """Queue `play_bot` for each game (a bot may have something to do in it), on the `bots`
+    queue: thinking takes seconds, and a worker of its own (the Procfile's `bot`) keeps it off
+    the path of every other move. False if any could not be queued (the sweep finds the game).
+
+    In-process (embedded), `pbem serve`'s bot thread plays them; without it (tests, commands)
+    they are played here, one after another: a bot whose move hands the turn to another bot
+    queues it, and the loop below plays it next, so bot turns never nest.
+    """
+    ids = list(dict.fromkeys(game_ids))
+    if not ids:
+        return True
+    if not _celery().conf.task_always_eager:
+        return all([_enqueue("workers.tasks.play_bot", [game_id]) for game_id in ids])
+    runner: queue.Queue[str] | None = current_app.extensions.get(BOT_RUNNER)
+    if runner is not None:
+        for game_id in ids:
+            runner.put(game_id)
+        return True
+    pending: list[str] | None = getattr(_inline, "pending", None)
+    if pending is not None:
+        pending.extend(ids)
+        return True
+    _inline.pending = pending = ids
+    try:
+        while pending:
+            _enqueue("workers.tasks.play_bot", [pending.pop(0)])
+    finally:
+        _inline.pending = None
+    return True
+
+
 def retry_email_later(outbox_id: int, countdown: int | None) -> bool:
     """Queue `send_email` for a row whose inline attempt failed, after the backoff delay.
 
@@ -53,7 +92,7 @@ def retry_email_later(outbox_id: int, countdown: int | None) -> bool:
     return _enqueue("workers.tasks.send_email", [outbox_id], countdown=countdown)
 
 
-def _enqueue(task_name: str, args: list[int], countdown: int | None = None) -> bool:
+def _enqueue(task_name: str, args: list[int] | list[str], countdown: int | None = None) -> bool:
     celery = _celery()
     try:
         # The reprs Celery would otherwise compute with saferepr: a tenth of a publish. No

@@ -33,8 +33,10 @@ else:
 INVITING, RUNNING, FINISHED, CANCELLED = "inviting", "running", "finished", "cancelled"
 # Seat state values: still playing, out of time in a game that goes on, resigned.
 ACTIVE, DROPPED, RESIGNED = "active", "dropped", "resigned"
-# Timeout policies of games of three or more (two-player games are lost on time).
-DROP = "drop"
+# Timeout policies of games of three or more (two-player games are lost on time): the seat out
+# of time leaves the game, or pbem's search bot plays it from then on.
+DROP, AUTOPILOT = "drop", "autopilot"
+TIMEOUT_POLICIES = (DROP, AUTOPILOT)
 # Submission status values.
 PENDING, APPLIED, REJECTED = "pending", "applied", "rejected"
 # Outbox status values (PENDING shared).
@@ -71,7 +73,11 @@ class Player(Model):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    email: Mapped[str] = mapped_column(String(320), unique=True)
+    # None for a bot, which has no address (and is never written an email).
+    email: Mapped[str | None] = mapped_column(String(320), unique=True)
+    # A bot's kind ("mcts", pbem.bots): one row per kind plays every seat of that kind; None for
+    # a person.
+    bot: Mapped[str | None] = mapped_column(String(16), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Part of every player link (the dashboard); replacing it signs the player out everywhere.
     nonce: Mapped[str] = mapped_column(String(32), default=new_nonce)
@@ -99,6 +105,14 @@ class Player(Model):
     # it until the player signs in again or proves the address works.
     bounced_at: Mapped[datetime | None]
     bounce_reason: Mapped[str | None] = mapped_column(Text)
+
+    @property
+    def address(self) -> str:
+        """A person's address, for what only people get (a dashboard, a digest, a sign-in
+        link); a bot has none, and nothing asks it for one."""
+        if self.email is None:
+            raise ValueError(f"player {self.id} is a bot ({self.bot}): it has no address")
+        return self.email
 
 
 class Game(Model):
@@ -202,6 +216,9 @@ class Seat(Model):
     state: Mapped[str] = mapped_column(String(16), default=ACTIVE)
     # The seat's Fischer bank in seconds of counted time; None for other clocks.
     bank_seconds: Mapped[float | None] = mapped_column(Float)
+    # Set while pbem's search bot plays the seat for its player (handed over from the dashboard,
+    # or on running out of time under the autopilot policy); None while its player plays it.
+    autopilot_since: Mapped[datetime | None]
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(lazy="joined")

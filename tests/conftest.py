@@ -62,6 +62,8 @@ def make_app(tmp_path: Path, **overrides: object) -> Flask:
         "PBEM_DKIM_KEY_FILE": None,
         "PBEM_DKIM_SELECTOR": None,
         "PBEM_DIGEST_HOUR": None,
+        # Bots think briefly in tests: any legal move will do.
+        "PBEM_BOT_SECONDS": "0.05",
     }
     settings.update(overrides)
     return create_app(settings)

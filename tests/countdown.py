@@ -150,6 +150,10 @@ class CountdownState:
             "dropped": list(self.dropped),
         }
 
+    def sample(self, seat: int | None, rng: Any) -> CountdownState:
+        self.view(seat)  # refuses a seat out of range
+        return self  # nothing is hidden
+
     def view(self, seat: int | None) -> dict[str, Any]:
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat}")
@@ -164,6 +168,7 @@ class Countdown:
     min_players = 2
     max_players = 3
     options: Mapping[str, tuple[Any, ...]] = {"pile": (10, 5, 21), "actions": (1, 2)}
+    perfect_information = True
 
     def new(
         self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0

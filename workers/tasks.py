@@ -12,7 +12,7 @@ from flask import current_app
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from pbem import dispatch
-from pbem.domain import board_pictures, clock_task, delivery, digest, moves
+from pbem.domain import board_pictures, bot_turns, clock_task, delivery, digest, moves
 from pbem.domain import sweep as sweeping
 from pbem.extensions import db, settings
 
@@ -55,7 +55,7 @@ def apply_move(requests: list[SimpleRequest]) -> None:
     submission_ids = [int(request.args[0]) for request in requests]
     for attempt in range(1, DB_ATTEMPTS + 1):
         try:
-            outbox_ids = _apply(submission_ids)
+            applied = _apply(submission_ids)
             break
         except OperationalError:
             db.session.rollback()
@@ -67,14 +67,15 @@ def apply_move(requests: list[SimpleRequest]) -> None:
                 )
                 return
             time.sleep(DB_RETRY_SECONDS * attempt)
-    send_now(outbox_ids)
+    dispatch.play_bots_later(applied.bot_games)
+    send_now(applied.outbox_ids)
 
 
-def _apply(submission_ids: list[int]) -> list[int]:
+def _apply(submission_ids: list[int]) -> moves.Applied:
     """Apply a batch; if it fails for any reason but the database's, apply its submissions one
     by one, so that one submission our code cannot handle does not hold back the others."""
     try:
-        return moves.apply_moves(settings(), submission_ids)
+        return moves.apply_submissions(settings(), submission_ids)
     except OperationalError:
         raise
     except Exception:
@@ -82,9 +83,9 @@ def _apply(submission_ids: list[int]) -> list[int]:
         if len(submission_ids) == 1:
             # Left pending: once the bug is fixed, the sweep applies it.
             log.exception("submission %s could not be applied", submission_ids[0])
-            return []
+            return moves.Applied()
         log.exception("a batch of %d failed; applying it one by one", len(submission_ids))
-        return [outbox_id for one in submission_ids for outbox_id in _apply([one])]
+        return sum((_apply([one]) for one in submission_ids), start=moves.Applied())
 
 
 def send_now(outbox_ids: list[int], requeue: bool = True, render: bool = True) -> None:
@@ -202,6 +203,21 @@ def render_pictures(requests: list[SimpleRequest]) -> None:
         )
 
 
+@shared_task(name="workers.tasks.play_bot")
+def play_bot(game_id: str) -> None:
+    """What the bots of a game have to do now (`pbem.domain.bot_turns.act`): answer a draw
+    offer, or think within PBEM_BOT_SECONDS and store a move, then queue `apply_move` for it.
+    Runs on the `bots` queue, consumed by a worker of its own (the Procfile's `bot`), so no
+    person's move waits behind a bot's thinking. A redelivered or repeated task finds the move
+    stored, or the turn passed, and does nothing."""
+    acted = bot_turns.act(settings(), str(game_id))
+    if acted.outbox_ids:
+        dispatch.send_emails_later(acted.outbox_ids)
+    if acted.submission_id is not None:
+        dispatch.apply_move_later(acted.submission_id)
+    log.info("bot in game %s: %s", game_id, acted.what)
+
+
 @shared_task(name="workers.tasks.sweep")
 def sweep() -> None:
     """Re-enqueue submissions and emails the queue lost or has not run for a while, and delete
@@ -213,11 +229,13 @@ def sweep() -> None:
     for submission_id in found.submission_ids:
         dispatch.apply_move_later(submission_id)
     dispatch.send_emails_later(found.outbox_ids)
-    if found.submission_ids or found.outbox_ids:
+    dispatch.play_bots_later(found.bot_games)
+    if found.submission_ids or found.outbox_ids or found.bot_games:
         log.info(
-            "sweep: re-enqueued %d submissions, %d emails",
+            "sweep: re-enqueued %d submissions, %d emails, %d bot turns",
             len(found.submission_ids),
             len(found.outbox_ids),
+            len(found.bot_games),
         )
 
 
@@ -228,6 +246,8 @@ def clock() -> None:
     report = clock_task.run_clock(settings())
     if report.outbox_ids:
         dispatch.send_emails_later(report.outbox_ids)
+    if report.timed_out:
+        dispatch.play_bots_later(bot_turns.with_bots(report.timed_out))
     if report.timeouts or report.reminders or report.downtime_seconds or report.cancelled:
         log.info("clock: %s", report.summary())
 

@@ -192,4 +192,4 @@ def bounced_letter(
         "rules_link": glossary.rules_url(config, only.engine) if only is not None else None,
         "rules_index": glossary.rules_index_url(config),
     }
-    return Letter(organiser.email, "bounced", thread, context)
+    return Letter(organiser.address, "bounced", thread, context)

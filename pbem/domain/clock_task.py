@@ -58,6 +58,8 @@ class ClockReport:
     invitations_expired: int = 0
     cancelled: int = 0
     outbox_ids: list[int] = field(default_factory=list)
+    # The games that timed out: in one that goes on, a bot may have the turn now.
+    timed_out: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         if not self.ran:
@@ -102,7 +104,7 @@ def run_clock(config: Settings, now: datetime | None = None, batch: int = BATCH)
         vacation.end(config, player_id, now, now if report.downtime_seconds else None)
         report.vacations_ended += 1
     report.reminders = _send_reminders(config, now, batch, report.outbox_ids)
-    report.timeouts = _time_out(config, now, batch, report.outbox_ids)
+    report.timeouts = _time_out(config, now, batch, report.outbox_ids, report.timed_out)
     expired, cancelled = _lapse_invitations(config, now, batch, report.outbox_ids)
     report.invitations_expired, report.cancelled = expired, cancelled
     return report
@@ -228,7 +230,9 @@ def _send_reminders(config: Settings, now: datetime, batch: int, into: list[int]
         sent += sum(1 for letter in written if letter.wanted)
 
 
-def _time_out(config: Settings, now: datetime, batch: int, into: list[int]) -> int:
+def _time_out(
+    config: Settings, now: datetime, batch: int, into: list[int], games: list[str]
+) -> int:
     done = 0
     passed_by: list[str] = []
     while True:
@@ -245,6 +249,7 @@ def _time_out(config: Settings, now: datetime, batch: int, into: list[int]) -> i
                 passed_by.append(row.id)
                 continue
             written += letters_of_game
+            games.append(row.id)
             done += 1
         _write(conn, config, written, into)
         db.session.commit()

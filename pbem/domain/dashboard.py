@@ -19,6 +19,7 @@ from pbem.domain.views import engine, load_state, names, timing
 from pbem.extensions import db
 from pbem.games.base import shorten
 from pbem.models import (
+    ACTIVE,
     CANCELLED,
     FINISHED,
     INVITING,
@@ -47,6 +48,9 @@ class GameLine:
     deadline: datetime | None = None  # the player to move's (projected while they are away)
     paused: bool = False  # the player to move is on vacation
     name: str | None = None  # the organiser's name for the game (Game.title); None: unnamed
+    seat: int = 0  # the player's seat in it
+    autopilot: bool = False  # pbem's search bot plays the player's seat for them
+    active: bool = True  # the player is still in the game (not resigned or out of time)
 
     @property
     def rank(self) -> int:
@@ -102,7 +106,10 @@ def game_lines(config: Settings, player: Player, now: datetime | None = None) ->
                 game_id=game.id,
                 title=engine(game).title,
                 status=game.status,
-                your_turn=game.status == RUNNING and game.to_move == seat.seat,
+                # While on autopilot the bot moves: nothing waits for the player.
+                your_turn=game.status == RUNNING
+                and game.to_move == seat.seat
+                and seat.autopilot_since is None,
                 move_number=game.ply + 1,
                 opponents=[n for i, n in enumerate(who) if i != seat.seat and i not in gone],
                 scores=" : ".join(str(s) for s in state.scores()) if state is not None else "",
@@ -113,10 +120,24 @@ def game_lines(config: Settings, player: Player, now: datetime | None = None) ->
                 deadline=clock.deadline,
                 paused=clock.paused,
                 name=game.title,
+                seat=seat.seat,
+                autopilot=seat.autopilot_since is not None,
+                active=seat.state == ACTIVE,
             )
         )
     lines.sort(key=lambda line: line.order)
     return lines
+
+
+def seat_of(player: Player, game_id: str, seat: str) -> Seat | None:
+    """The player's seat `seat` (as a form gives it) of the game; None when they hold no such
+    seat."""
+    if not seat.isdigit() or len(seat) > 2 or len(game_id) > 32:
+        return None
+    query = select(Seat).where(
+        Seat.game_id == game_id, Seat.seat == int(seat), Seat.player_id == player.id
+    )
+    return db.session.execute(query).scalar_one_or_none()
 
 
 def request_signin(config: Settings, address: str) -> list[int]:

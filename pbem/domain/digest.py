@@ -245,4 +245,4 @@ def digest_letter(config: Settings, player: Player, games: Sequence[Game], hour:
         "mail_link": mail_link,
         "rules_index": glossary.rules_index_url(config),
     }
-    return Letter(player.email, "digest", None, context, list_unsubscribe=mail_link)
+    return Letter(player.address, "digest", None, context, list_unsubscribe=mail_link)

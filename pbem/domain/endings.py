@@ -8,7 +8,9 @@ refused (`GameOver`, `Conflict`) with a message that says what happened.
 
 Two-player games end at once: the player out of time or resigning loses. In a game of three or
 four, the game's timeout policy decides a timeout (`drop`: the seat takes no more turns, ranks
-last and play goes on, `pbem.games.State.drop`); a resignation always drops the seat.
+last and play goes on, `pbem.games.State.drop`; `autopilot`: pbem's search bot plays the seat
+from then on, until its player takes it back, `pbem.domain.autopilot`); a resignation always
+drops the seat.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from pbem.extensions import db
 from pbem.games.base import display_name
 from pbem.models import (
     ACTIVE,
+    AUTOPILOT,
     CANCELLED,
     DROP,
     DROPPED,
@@ -156,7 +159,7 @@ _ENDED = {
 }
 
 
-def _running(game: Locked, seat: int | None = None) -> None:
+def check_running(game: Locked, seat: int | None = None) -> None:
     row = game.row
     if row.status == INVITING:
         raise GameNotStarted("The game has not started yet: nobody has moved, nothing to end.")
@@ -307,7 +310,7 @@ def _previous(conn: Connection, game_id: str) -> dict[str, dict[str, str]]:
     return previous
 
 
-def _commit_letters(
+def commit_letters(
     conn: Connection, config: Settings, game_id: str, written: list[Letter]
 ) -> list[int]:
     outbox_ids = write_letters(conn, config, written, _previous(conn, game_id))
@@ -325,7 +328,7 @@ def resign(config: Settings, seat: links.SeatKey, now: datetime | None = None) -
     conn = db.session.connection()
     try:
         game = lock(conn, seat.game_id, seat)
-        _running(game, seat.seat)
+        check_running(game, seat.seat)
     except (ServiceError, links.LinkError):
         db.session.rollback()
         raise
@@ -339,7 +342,7 @@ def resign(config: Settings, seat: links.SeatKey, now: datetime | None = None) -
         written = _finish(conn, config, game, game.state(), outcome, now)
     else:
         written = _leave(conn, config, game, seat.seat, RESIGNED, RESIGNED_EVENT, now)
-    return _commit_letters(conn, config, game.row.id, written)
+    return commit_letters(conn, config, game.row.id, written)
 
 
 # --- draws ---------------------------------------------------------------------------------------
@@ -352,7 +355,7 @@ def offer_draw(config: Settings, seat: links.SeatKey, now: datetime | None = Non
     conn = db.session.connection()
     try:
         game = lock(conn, seat.game_id, seat)
-        _running(game, seat.seat)
+        check_running(game, seat.seat)
         if game.players != 2:
             raise Refused("Draws are offered in two-player games only.")
         if game.row.draw_offered_by == seat.seat:
@@ -369,7 +372,7 @@ def offer_draw(config: Settings, seat: links.SeatKey, now: datetime | None = Non
     infos = seats[game.row.id]
     who = seat_names(game.facts, infos)
     written = [letters.draw(config, game.facts, infos[other], who, seat.seat, "draw_offer")]
-    return _commit_letters(conn, config, game.row.id, written)
+    return commit_letters(conn, config, game.row.id, written)
 
 
 def answer_draw(
@@ -380,7 +383,7 @@ def answer_draw(
     conn = db.session.connection()
     try:
         game = lock(conn, seat.game_id, seat)
-        _running(game, seat.seat)
+        check_running(game, seat.seat)
         offered_by = game.row.draw_offered_by
         if offered_by is None or offered_by == seat.seat:
             raise Conflict(
@@ -398,14 +401,14 @@ def answer_draw(
     infos = seats[game.row.id]
     who = seat_names(game.facts, infos)
     written = [letters.draw(config, game.facts, infos[offered_by], who, seat.seat, "draw_declined")]
-    return _commit_letters(conn, config, game.row.id, written)
+    return commit_letters(conn, config, game.row.id, written)
 
 
 def _agree(conn: Connection, config: Settings, game: Locked, seat: int, now: datetime) -> list[int]:
     record_event(conn, game, DRAW_AGREED_EVENT, seat, now)
     outcome = _service_outcome(game, outcomes.DRAW_AGREED, None)
     written = _finish(conn, config, game, game.state(), outcome, now)
-    return _commit_letters(conn, config, game.row.id, written)
+    return commit_letters(conn, config, game.row.id, written)
 
 
 # --- timeouts ------------------------------------------------------------------------------------
@@ -430,8 +433,34 @@ def time_out(conn: Connection, config: Settings, row: Any, now: datetime) -> lis
         return _finish(conn, config, game, game.state(), outcome, now)
     if row.timeout_policy == DROP:
         return _leave(conn, config, game, seat, DROPPED, TIMED_OUT, now)
+    if row.timeout_policy == AUTOPILOT:
+        return _autopilot(conn, config, game, seat, now)
     # A policy this version does not know (added by a later one): leave the game to it.
     return None
+
+
+_SET_AUTOPILOT = update(Seat).where(
+    Seat.game_id == bindparam("pilot_game_id"), Seat.seat == bindparam("pilot_seat")
+)
+
+
+def _autopilot(
+    conn: Connection, config: Settings, game: Locked, seat: int, now: datetime
+) -> list[Letter]:
+    """A seat out of time under the autopilot policy: the search bot plays it from now on, this
+    turn first (a bot's turn is not timed); everyone is told, its player how to take it back."""
+    record_event(conn, game, TIMED_OUT, seat, now, {"autopilot": True})
+    conn.execute(
+        _SET_AUTOPILOT, {"pilot_game_id": game.row.id, "pilot_seat": seat, "autopilot_since": now}
+    )
+    seats, seat_clocks, _ = read_seats(conn, [game.row.id])
+    infos, clocks_of = seats[game.row.id], seat_clocks[game.row.id]
+    turn = new_turn(config, turns.game_clock(game.row.clock), clocks_of[seat], now)
+    conn.execute(UPDATE_GAME, {"game_id": game.row.id, **turn.columns()})
+    who = seat_names(game.facts, infos)
+    state = game.state()
+    recent = recent_moves(conn, game.row.id, who)
+    return [letters.autopilot(config, game.facts, info, state, who, seat, recent) for info in infos]
 
 
 # --- cancelling ----------------------------------------------------------------------------------
@@ -458,7 +487,7 @@ def cancel(config: Settings, seat: links.SeatKey, now: datetime | None = None) -
         db.session.rollback()
         raise
     written = cancel_locked(conn, config, game, seat.seat, now, by_organiser=True)
-    return _commit_letters(conn, config, row.id, written)
+    return commit_letters(conn, config, row.id, written)
 
 
 def cancel_locked(

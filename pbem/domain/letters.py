@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from pbem import games, links
+from pbem import bots, games, links
 from pbem.config import Settings
 from pbem.domain import glossary, when
 from pbem.domain.access import SIGNIN_MAX_AGE_SECONDS
@@ -33,15 +33,18 @@ def _about(
     """
     context.update(game=game, seat=seat, title=engine(game).title, to=seat.email, name=seat.name)
     context.setdefault("rules_link", glossary.rules_url(config, game.engine))
-    return Letter(seat.email, kind, game, context, wanted=not seat.bounced)
+    # A bot's seat has no address: it is never written an email.
+    wanted = seat.email is not None and not seat.bounced
+    return Letter(seat.email or "", kind, game, context, wanted=wanted)
 
 
 def _turn_mail(config: Settings, game: GameFacts, seat: SeatInfo, letter: Letter) -> Letter:
     """A turn or reminder email as the seat's player wants it: written only when they take every
-    turn by mail, with the one-click unsubscribe link and, when pictures are on, the board."""
+    turn by mail, and not while the search bot plays the seat for them (autopilot), with the
+    one-click unsubscribe link and, when pictures are on, the board."""
     return replace(
         letter,
-        wanted=letter.wanted and seat.mail_preference == EVERY_TURN,
+        wanted=letter.wanted and seat.mail_preference == EVERY_TURN and not seat.autopilot,
         list_unsubscribe=links.mail_settings_url(config, seat.player_id),
         picture=_picture_key(config, game, seat),
     )
@@ -187,11 +190,11 @@ def new_player_link(config: Settings, player: Player) -> Letter:
     link = links.player_url(config, player.id, player.nonce)
     context = {
         "link": link,
-        "to": player.email,
+        "to": player.address,
         "name": player.name,
         "rules_index": glossary.rules_index_url(config),
     }
-    return Letter(player.email, "signedout", None, context)
+    return Letter(player.address, "signedout", None, context)
 
 
 def undeliverable(
@@ -242,6 +245,31 @@ def left(
         leaver=who[leaver],
         you=leaver == seat.seat,
         timed_out=kind == "timeout",
+        **_seat_links(config, seat),
+    )
+
+
+def autopilot(
+    config: Settings,
+    game: GameFacts,
+    seat: SeatInfo,
+    state: games.State,
+    who: list[str],
+    pilot: int,
+    recent: Recent | None = None,
+) -> Letter:
+    """A seat ran out of time in a game under the autopilot policy: pbem's search bot plays it
+    from now on. To everyone, its own player told how to take the seat back."""
+    pic = SeatPicture(game, seat, state, who, recent or [])
+    return _about(
+        config,
+        game,
+        seat,
+        "autopilot",
+        pic=pic,
+        pilot=who[pilot],
+        bot=bots.get(bots.SEARCH).name,
+        you=pilot == seat.seat,
         **_seat_links(config, seat),
     )
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from pbem import games, links
@@ -88,6 +88,8 @@ _SUBMIT_READ = (
     select(
         Seat.player_id,
         Seat.nonce,
+        Seat.autopilot_since,
+        Player.bot,
         Game.engine,
         Game.state,
         Game.ply,
@@ -98,16 +100,25 @@ _SUBMIT_READ = (
         Game.paused_at,
     )
     .join(Game, Game.id == Seat.game_id)
+    .join(Player, Player.id == Seat.player_id)
     .where(Seat.game_id == bindparam("game_id"), Seat.seat == bindparam("seat"))
 )
 _INSERT_SUBMISSION = insert(Submission).returning(Submission.id)
 
+ON_AUTOPILOT = (
+    "Your seat is on autopilot: pbem's bot plays it for you. Take it back first (on the game "
+    "page or your games page), then make your move."
+)
+TAKEN_BACK = "The seat is played by its player again: the bot's move is not wanted."
 
-def submit_move(seat: links.SeatKey, move: str, ply: int) -> int:
+
+def submit_move(seat: links.SeatKey, move: str, ply: int, by_bot: bool = False) -> int:
     """Check a move against the game as it stands and store it as a pending submission.
 
-    The checks, in order: the token's claims against the seat (a rotated link is refused), the
-    game running, the seat to move, the ply current, the engine accepting the move. Returns the
+    The checks, in order: the token's claims against the seat (a rotated link is refused), who
+    plays the seat (its player, or `by_bot` the bot that plays it: a seat on autopilot takes no
+    move from its player, and one taken back none from the bot), the game running, the seat to
+    move, the ply current, the engine accepting the move. Returns the
     submission's id. The worker checks again under the game's row lock, because another move may
     land between this commit and the task.
 
@@ -117,16 +128,20 @@ def submit_move(seat: links.SeatKey, move: str, ply: int) -> int:
     """
     move = move.strip()
     with db.engine.connect() as conn:
-        return _submit(conn.execution_options(isolation_level="AUTOCOMMIT"), seat, move, ply)
+        autocommit = conn.execution_options(isolation_level="AUTOCOMMIT")
+        return _submit(autocommit, seat, move, ply, by_bot)
 
 
-def _submit(conn: Connection, seat: links.SeatKey, move: str, ply: int) -> int:
+def _submit(conn: Connection, seat: links.SeatKey, move: str, ply: int, by_bot: bool) -> int:
     game = conn.execute(_SUBMIT_READ, {"game_id": seat.game_id, "seat": seat.seat}).one_or_none()
     if isinstance(seat, links.LinkClaims):
         check_claims(seat, game)
     elif game is None:
         raise NotFound("There is no such seat.")
     assert game is not None
+    bot_plays = game.bot is not None or game.autopilot_since is not None
+    if bot_plays != by_bot:
+        raise NotYourTurn(TAKEN_BACK if by_bot else ON_AUTOPILOT)
     try:
         check_turn(game, seat.seat, ply)
     except NotYourTurn:
@@ -330,31 +345,51 @@ class SeatClock:
 
     bank_seconds: float | None
     away_until: datetime | None  # the player's vacation end, while they are away
+    played_by: str | None = None  # the bot that plays the seat now: its turns are not timed
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What applying a batch calls for next: the emails to send, and the games whose turn passed
+    to a seat a bot plays (pbem.domain.bot_turns), for the bot worker."""
+
+    outbox_ids: list[int] = field(default_factory=list)
+    bot_games: list[str] = field(default_factory=list)
+
+    def __add__(self, other: Applied) -> Applied:
+        return Applied(self.outbox_ids + other.outbox_ids, self.bot_games + other.bot_games)
 
 
 def apply_moves(config: Settings, submission_ids: Sequence[int]) -> list[int]:
+    """`apply_submissions`, for callers that have no bot to tell: the outbox ids to send."""
+    return apply_submissions(config, submission_ids).outbox_ids
+
+
+def apply_submissions(config: Settings, submission_ids: Sequence[int]) -> Applied:
     """Play pending submissions under their games' row locks, all in one transaction.
 
     For each: append the move, store the new snapshot and the next turn's clock, and write the
     outbox rows, or mark the submission rejected. Submissions of one game are decided in the
     order they arrived, so of two for the same ply the first is played and the second rejected.
-    Returns the outbox ids to send. Running it again for the same ids changes nothing. A worker
-    takes a batch at a time: the reads and writes of a batch cost a handful of statements and
-    one commit, whatever its size.
+    Returns the outbox ids to send and the games a bot moves in next. Running it again for the
+    same ids changes nothing. A worker takes a batch at a time: the reads and writes of a batch
+    cost a handful of statements and one commit, whatever its size.
     """
     if not submission_ids:
-        return []
+        return Applied()
     try:
         return _apply_batch(config, sorted(set(submission_ids)))
     except IntegrityError:
         # Only reachable without row locks (SQLite): the unique ply refused a second move.
         db.session.rollback()
         if len(submission_ids) > 1:
-            return [one_id for one in submission_ids for one_id in apply_moves(config, [one])]
+            return sum(
+                (apply_submissions(config, [one]) for one in submission_ids), start=Applied()
+            )
         reason = "Another move was made for this turn first."
         db.session.connection().execute(_DECIDE_SUBMISSION, [_rejection(submission_ids[0], reason)])
         db.session.commit()
-        return []
+        return Applied()
 
 
 def _late(row: Any, turn: turns.TurnClock) -> bool:
@@ -362,7 +397,7 @@ def _late(row: Any, turn: turns.TurnClock) -> bool:
     return turn.paused_at is None and not clocks.in_time(turn.deadline, row.submitted_at)
 
 
-def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
+def _apply_batch(config: Settings, submission_ids: list[int]) -> Applied:
     conn = db.session.connection()
     rows = conn.execute(_LOCK_FOR_APPLY, {"submission_ids": submission_ids}).all()
     now = utcnow()
@@ -453,9 +488,9 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
         if outcome is not None:
             game.turn = turns.NO_TURN
 
-    outbox_ids: list[int] = []
+    applied = Applied()
     if played:
-        outbox_ids = _next_turns_and_letters(conn, config, played, playing, now)
+        applied = _next_turns_and_letters(conn, config, played, playing, now)
         conn.execute(
             _INSERT_MOVE,
             [
@@ -475,7 +510,7 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> list[int]:
     if decided:
         conn.execute(_DECIDE_SUBMISSION, decided)
     db.session.commit()
-    return outbox_ids
+    return applied
 
 
 def _game_changes(game: _Playing, now: Any) -> dict[str, Any]:
@@ -512,9 +547,12 @@ def read_seats(
     seat_clocks: dict[str, list[SeatClock]] = {}
     previous: dict[str, dict[str, str]] = {}
     for row in conn.execute(SEATS_OF_GAMES, {"game_ids": list(game_ids)}):
-        seats.setdefault(row.game_id, []).append(SeatInfo.of_row(row))
+        info = SeatInfo.of_row(row)
+        seats.setdefault(row.game_id, []).append(info)
         away = row.vacation_until if row.vacation_since is not None else None
-        seat_clocks.setdefault(row.game_id, []).append(SeatClock(row.bank_seconds, away))
+        seat_clocks.setdefault(row.game_id, []).append(
+            SeatClock(row.bank_seconds, away, info.played_by)
+        )
         if row.last_message_id:
             previous.setdefault(row.game_id, {})[row.email] = row.last_message_id
     return seats, seat_clocks, previous
@@ -523,7 +561,11 @@ def read_seats(
 def new_turn(
     config: Settings, clock: clocks.Clock, seat: SeatClock, at: datetime
 ) -> turns.TurnClock:
-    """The clock of a turn starting at `at` for `seat`."""
+    """The clock of a turn starting at `at` for `seat`. A bot's turn is not timed: it moves
+    within its budget (PBEM_BOT_SECONDS), and a bot worker that is down must not lose a game on
+    time; the sweep hands such a turn to a bot again."""
+    if seat.played_by is not None:
+        return turns.TurnClock(at)
     hours = config.clocks.reminder_hours
     return turns.start_turn(clock, at, seat.bank_seconds, seat.away_until is not None, hours)
 
@@ -539,12 +581,16 @@ def _next_turns_and_letters(
     played: list[_Played],
     playing: dict[str, _Playing],
     now: datetime,
-) -> list[int]:
+) -> Applied:
     """Each game's next turn on the clock (and the mover's Fischer bank), and the emails the
-    moves call for: the next player's turn, or everyone's result."""
+    moves call for: the next player's turn, or everyone's result; and the games where a bot
+    plays the seat to move now."""
     tell = [p for p in played if p.ends_turn]
+    # A bot that has made the first action of its turn makes the next one too.
+    going_on = {p.game.id: p.seat for p in played if not p.ends_turn}
+    continuing = _bot_movers(conn, going_on) if going_on else []
     if not tell:
-        return []
+        return Applied(bot_games=continuing)
     game_ids = sorted({p.game.id for p in tell})
     seats, seat_clocks, previous = read_seats(conn, game_ids)
     recent: dict[str, list[tuple[int, int, str, str | None]]] = {}
@@ -552,6 +598,7 @@ def _next_turns_and_letters(
         recent.setdefault(game_id, []).append((ply, seat, move, words))
     banks: list[dict[str, Any]] = []
     written: list[Letter] = []
+    bot_games: list[str] = []
     for p in played:
         # Every move of the batch joins its game's list, the first action of a turn too.
         moves = recent.setdefault(p.game.id, [])
@@ -560,11 +607,12 @@ def _next_turns_and_letters(
             continue
         game = playing[p.game.id]
         game_seats, game_clocks = seats[p.game.id], seat_clocks[p.game.id]
-        if game.clock.kind == "fischer" and p.after.outcome is None:
+        # A bot's turn had no deadline: its seat's bank stays as it was.
+        if game.clock.kind == "fischer" and p.after.outcome is None and p.turn.deadline:
             bank = _bank_after(game.clock, p)
             banks.append({"bank_game_id": game.id, "bank_seat": p.seat, "bank_seconds": bank})
             mover = game_clocks[p.seat]
-            game_clocks[p.seat] = SeatClock(bank, mover.away_until)
+            game_clocks[p.seat] = SeatClock(bank, mover.away_until, mover.played_by)
         who = seat_names(p.game, game_seats)
         shown: list[tuple[int, str, str]] = [
             said(ply, seat, move, words, who) for ply, seat, move, words in moves[-RECENT_MOVES:]
@@ -575,6 +623,8 @@ def _next_turns_and_letters(
         to_move = p.after.to_move
         assert to_move is not None
         game.turn = new_turn(config, game.clock, game_clocks[to_move], now)
+        if game_clocks[to_move].played_by is not None:
+            bot_games.append(game.id)
         deadline = move_by(game.clock, game.turn, game_clocks[to_move], now)
         again = to_move == p.seat
         written.append(
@@ -592,7 +642,23 @@ def _next_turns_and_letters(
         )
     if banks:
         conn.execute(_SET_BANK, banks)
-    return write_letters(conn, config, written, previous)
+    return Applied(write_letters(conn, config, written, previous), bot_games + continuing)
+
+
+_BOT_SEATS = (
+    select(Seat.game_id, Seat.seat)
+    .join(Player, Player.id == Seat.player_id)
+    .where(
+        Seat.game_id.in_(bindparam("game_ids", expanding=True)),
+        or_(Player.bot.is_not(None), Seat.autopilot_since.is_not(None)),
+    )
+)
+
+
+def _bot_movers(conn: Connection, movers: dict[str, int]) -> list[str]:
+    """Those of these games (game -> seat still to move) whose seat to move a bot plays."""
+    rows = conn.execute(_BOT_SEATS, {"game_ids": sorted(movers)})
+    return sorted({row.game_id for row in rows if movers[row.game_id] == row.seat})
 
 
 def _bank_after(clock: clocks.Clock, p: _Played) -> float | None:

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from pbem import games, links, mail
 from pbem.config import Settings
-from pbem.domain import clocks, letters, moves, turns
+from pbem.domain import bot_seats, clocks, letters, moves, turns
 from pbem.domain.access import check_claims
 from pbem.domain.addresses import normalise_address
 from pbem.domain.clocks import Clock, parse_clock
@@ -28,9 +28,11 @@ from pbem.domain.views import SEAT_INFO, GameFacts, SeatInfo, engine, seat_names
 from pbem.extensions import db
 from pbem.games.base import check_players, resolve_options
 from pbem.models import (
+    DROP,
     FINISHED,
     INVITING,
     RUNNING,
+    TIMEOUT_POLICIES,
     Game,
     GameEvent,
     Player,
@@ -45,6 +47,7 @@ from pbem.models import (
 class CreatedGame:
     game_id: str
     outbox_ids: list[int]
+    started: bool = False  # every seat was taken at once (the organiser's and bots'): it runs
 
 
 # Who starts a game, and so what its first emails are.
@@ -63,10 +66,13 @@ def create_game(
     clock: Clock | None = None,
     names: Sequence[str | None] | None = None,
     title: str | None = None,
+    timeout_policy: str | None = None,
 ) -> CreatedGame:
     """A new game in the `inviting` state, and its first emails.
 
-    The first address is the organiser's. Started from the web form (`BY_STRANGER`), only the
+    `emails` is the players list: addresses, and bots as `bot:<kind>` (pbem.domain.bot_seats),
+    which take their seats at once; the first entry, the organiser's, is an address. Started
+    from the web form (`BY_STRANGER`), only the
     organiser is emailed: their POST on that link confirms the address and takes their seat,
     and only then are the others invited, so the form cannot make pbem mail strangers. Started
     by the operator, everyone is invited at once; started from the organiser's own player link,
@@ -75,35 +81,57 @@ def create_game(
     beside `emails`, are the names the organiser gave (None: none); each is stored only for a
     player who has no name yet, so a name a player chose is never overwritten. `title` is the
     organiser's name for the game ("Friday Club"; None or empty: unnamed), BadTitle when it
-    cannot be one.
+    cannot be one. A name beside a bot is left out: a bot goes by its own. A game whose every
+    seat is taken (its organiser's, from their player link, and bots) starts at once.
     """
     try:
         rules = games.get(engine_name)
     except KeyError as exc:
         raise SetupError(str(exc.args[0])) from exc
-    addresses = [normalise_address(config, address) for address in emails]
+    entries = bot_seats.parse_entries(config, emails)
     given = [optional_name(name) for name in names or []]
-    if len(given) > len(addresses):
+    if len(given) > len(entries):
         raise SetupError("There are more names than players: give each name beside an address.")
-    named = dict(zip(addresses, given, strict=False))
+    named = {
+        entry.address: name
+        for entry, name in zip(entries, given, strict=False)
+        if entry.address is not None
+    }
     title = optional_title(title)
     seed = secrets.randbits(62) if seed is None else seed
     try:
-        check_players(rules.name, len(addresses), rules.min_players, rules.max_players)
+        check_players(rules.name, len(entries), rules.min_players, rules.max_players)
         resolved = resolve_options(rules.name, rules.options, options)
         # The engine may refuse combinations the option lists cannot express; ask it now rather
         # than when the last player accepts.
-        rules.new(len(addresses), resolved, seed)
+        rules.new(len(entries), resolved, seed)
     except ValueError as exc:
         raise SetupError(str(exc)) from exc
     clock = check_clock(config, clock)
-    facts = (config, rules, resolved, addresses, named, seed, started_by, clock, title)
+    policy = check_timeout_policy(timeout_policy, len(entries))
+    facts = (config, rules, resolved, entries, named, seed, started_by, clock, title, policy)
     try:
         return _create(*facts)
     except IntegrityError:
         # Another request created one of these players at the same moment; they exist now.
         db.session.rollback()
         return _create(*facts)
+
+
+def check_timeout_policy(policy: str | None, players: int) -> str:
+    """What becomes of a seat out of time in a game of three or four: it leaves (`drop`, the
+    default) or the search bot plays it (`autopilot`). A two-player game is lost on time
+    whatever the policy. SetupError for any other value."""
+    if policy is None or not policy.strip():
+        return DROP
+    chosen = policy.strip().lower()
+    if chosen not in TIMEOUT_POLICIES:
+        allowed = " or ".join(TIMEOUT_POLICIES)
+        raise SetupError(
+            f"{policy.strip()[:20]!r} is not a timeout policy: choose {allowed} (what becomes "
+            "of a player who runs out of time in a game of three or four)."
+        )
+    return chosen
 
 
 def check_clock(config: Settings, clock: Clock | None) -> Clock:
@@ -132,14 +160,17 @@ def _create(
     config: Settings,
     rules: games.Game,
     options: dict[str, Any],
-    addresses: list[str],
+    entries: list[bot_seats.Entry],
     named: Mapping[str, str | None],
     seed: int,
     started_by: str,
     clock: Clock,
     title: str | None,
+    timeout_policy: str,
 ) -> CreatedGame:
+    addresses = [entry.address for entry in entries if entry.address is not None]
     players = _players(addresses)
+    bots_of = bot_seats.bot_players([entry.bot for entry in entries if entry.bot is not None])
     blocked = sorted({a for a in addresses if players[a].blocked_at is not None})
     if blocked:
         db.session.rollback()
@@ -152,6 +183,10 @@ def _create(
             players[address].name = name  # the organiser's name for them, until they choose
     now = utcnow()
     organiser = players[addresses[0]]
+    seated = [
+        players[entry.address] if entry.address is not None else bots_of[str(entry.bot)]
+        for entry in entries
+    ]
     game_id = new_game_id()
     game = Game(
         id=game_id,
@@ -164,13 +199,20 @@ def _create(
         organiser=organiser,
         confirmed_at=None if started_by == BY_STRANGER else now,
         clock=clock.to_json(),
+        timeout_policy=timeout_policy,
     )
     db.session.add(game)
-    order = list(range(len(addresses)))
+    order = list(range(len(entries)))
     random.Random(f"seats:{seed}").shuffle(order)
     seats = [
-        Seat(game=game, seat=seat_index, player=players[address])
-        for address, seat_index in zip(addresses, order, strict=True)
+        # A bot takes its seat the moment it is offered one.
+        Seat(
+            game=game,
+            seat=seat_index,
+            player=player,
+            accepted_at=now if player.bot is not None else None,
+        )
+        for player, seat_index in zip(seated, order, strict=True)
     ]
     db.session.add_all(seats)
     db.session.flush()
@@ -179,17 +221,25 @@ def _create(
         mine.accepted_at = now
     seats.sort(key=lambda seat: seat.seat)
     who = display_names(rules.name, [seat.player.name for seat in seats])
+    conn = db.session.connection()
+    infos = [SeatInfo.of(seat) for seat in seats]
     if started_by == BY_STRANGER:
         first = [letters.confirmation(config, game, SeatInfo.of(mine), who)]
+    elif all(seat.accepted_at is not None for seat in seats):
+        # The organiser's own seat and bots: nobody to wait for.
+        db.session.flush()
+        status, outbox_ids = _start(conn, config, game, infos, now)
+        db.session.commit()
+        return CreatedGame(game_id, outbox_ids, status != INVITING)
     else:
         creator = who[mine.seat]
         first = [
-            letters.invitation(config, game, SeatInfo.of(seat), creator=creator, names=who)
-            for seat in seats
+            letters.invitation(config, game, info, creator=creator, names=who)
+            for seat, info in zip(seats, infos, strict=True)
             if seat.accepted_at is None
         ]
     # A new game: no earlier message to thread after.
-    outbox_ids = write_letters(db.session.connection(), config, first, {})
+    outbox_ids = write_letters(conn, config, first, {})
     db.session.commit()
     return CreatedGame(game_id, outbox_ids)
 
@@ -198,7 +248,7 @@ def _players(addresses: Sequence[str]) -> dict[str, Player]:
     """The players of these addresses, new ones added to the session (one query in all)."""
     wanted = set(addresses)
     found = {
-        player.email: player
+        player.address: player
         for player in db.session.execute(select(Player).where(Player.email.in_(wanted))).scalars()
     }
     for email in sorted(wanted - found.keys()):
@@ -360,7 +410,11 @@ def invited_on_confirmation(seat: links.SeatKey) -> list[str]:
         return []
     if seat.player_id != game.organiser_id:
         return []
-    return [s.player.email for s in game.seats if s.seat != seat.seat and s.accepted_at is None]
+    return [
+        s.player.address
+        for s in game.seats
+        if s.seat != seat.seat and s.accepted_at is None and s.player.bot is None
+    ]
 
 
 def _invite_the_others(

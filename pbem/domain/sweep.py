@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import and_, delete, or_, select
 
 from pbem.config import Settings
+from pbem.domain import bot_turns
 from pbem.extensions import db
 from pbem.models import PENDING, Game, GameEvent, OutboxMessage, Seat, Submission, utcnow
 
@@ -16,11 +17,13 @@ from pbem.models import PENDING, Game, GameEvent, OutboxMessage, Seat, Submissio
 class Sweep:
     submission_ids: list[int]
     outbox_ids: list[int]
+    bot_games: list[str] = field(default_factory=list)  # a bot's turn nobody has played
 
 
 def sweep(config: Settings, now: datetime | None = None, limit: int = 1000) -> Sweep:
-    """Pending submissions and due emails older than PBEM_SWEEP_SECONDS, and emails whose wait
-    for their board picture is over, for the caller to enqueue again.
+    """Pending submissions and due emails older than PBEM_SWEEP_SECONDS, emails whose wait for
+    their board picture is over, and bots' turns that have waited long for their bot
+    (`bot_turns.stalled`), for the caller to enqueue again.
 
     Waiting PBEM_SWEEP_SECONDS first leaves fresh rows to the tasks already queued for them;
     enqueuing one again anyway is harmless because every task is idempotent.
@@ -49,7 +52,8 @@ def sweep(config: Settings, now: datetime | None = None, limit: int = 1000) -> S
         .order_by(OutboxMessage.id)
         .limit(limit)
     ).scalars()
-    result = Sweep(list(submissions), list(emails))
+    found = (list(submissions), list(emails))
+    result = Sweep(*found, bot_turns.stalled(config, now, limit))
     db.session.rollback()
     return result
 

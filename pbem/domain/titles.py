@@ -40,7 +40,7 @@ def clean_title(text: str) -> str:
 
 
 def game_named(name: str | None, engine_title: str, game_id: str) -> str:
-    """How a sentence names a game: "Friday Club (GORami game wv7WthzljTw0)", or "GORami game
+    """How a sentence names a game: "Friday Club (Chess game wv7WthzljTw0)", or "Chess game
     wv7WthzljTw0" when it has no name (as the mail's `game_named` does)."""
     plain = f"{engine_title} game {game_id}"
     return f"{name} ({plain})" if name else plain

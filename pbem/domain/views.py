@@ -12,14 +12,14 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, bindparam, select
 
 from pbem import games
-from pbem.domain import clocks, outcomes, turns
+from pbem.domain import bot_seats, clocks, outcomes, turns
 from pbem.domain.names import display_names
 from pbem.extensions import db
 from pbem.models import ACTIVE, EVERY_TURN, RUNNING, Game, GameEvent, Move, Player, Seat, utcnow
 
 RECENT_MOVES = 8
-# What plays a seat: every seat is played by a person today; bots arrive with a later issue.
-HUMAN = "human"
+# What plays a seat: a person, or a bot (pbem.domain.bot_seats).
+HUMAN, BOT = "human", "bot"
 
 
 class OfEngine(Protocol):
@@ -43,6 +43,17 @@ def names(game: Game) -> list[str]:
     """How each seat is called in pages and emails: its player's name, else its colour; never
     anything taken from an address (`pbem.domain.names`)."""
     return display_names(game.engine, [seat.player.name for seat in game.seats])
+
+
+def who_plays(seat: Seat) -> dict[str, Any]:
+    """What the API says of who plays a seat: `kind` (a person or a bot), the bot's kind for a
+    bot's seat, and whether the search bot plays a person's seat for them (autopilot)."""
+    bot = seat.player.bot
+    return {
+        "kind": HUMAN if bot is None else BOT,
+        "bot": bot,
+        "autopilot": seat.autopilot_since is not None,
+    }
 
 
 def seat_names(game: OfEngine, seats: Sequence[SeatInfo]) -> list[str]:
@@ -81,12 +92,19 @@ class SeatInfo:
     seat: int
     player_id: int
     nonce: str
-    email: str
+    email: str | None  # None for a bot: it is never written an email
     player_nonce: str  # signs the player's dashboard link
     time_zone: str | None = None  # the player's, for the times their emails give
     name: str | None = None  # the player's display name (None: called by the seat's colour)
     mail_preference: str = EVERY_TURN  # every, digest or none: which turn mail they want
     bounced: bool = False  # mail to the address bounced: nothing more is sent to it
+    bot: str | None = None  # the kind of bot whose seat it is (None: a person's)
+    autopilot: bool = False  # a person's seat the search bot plays for them for now
+
+    @property
+    def played_by(self) -> str | None:
+        """The bot that plays the seat now (None: its player does)."""
+        return bot_seats.played_by(self.bot, self.autopilot)
 
     @classmethod
     def of(cls, seat: Seat) -> SeatInfo:
@@ -103,6 +121,8 @@ class SeatInfo:
             player.name,
             player.mail_preference or EVERY_TURN,
             player.bounced_at is not None,
+            player.bot,
+            seat.autopilot_since is not None,
         )
 
     @classmethod
@@ -120,6 +140,8 @@ class SeatInfo:
             row.name,
             row.mail_preference or EVERY_TURN,
             row.bounced_at is not None,
+            row.bot,
+            row.autopilot_since is not None,
         )
 
 
@@ -136,6 +158,8 @@ SEAT_INFO = (
     Player.name,
     Player.mail_preference,
     Player.bounced_at,
+    Player.bot,
+    Seat.autopilot_since,
 )
 
 
@@ -348,7 +372,7 @@ def game_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
                 "seat": s.seat,
                 "name": who[s.seat],
                 "email": s.player.email if s.seat == viewer else None,
-                "kind": HUMAN,
+                **who_plays(s),
                 "accepted": s.accepted_at is not None,
                 "state": s.state,
             }
@@ -429,7 +453,9 @@ def timing(game: Game, now: datetime | None = None) -> Timing:
     for seat in game.seats:
         player = seat.player
         away = player.vacation_until if player.vacation_since is not None else None
-        if not running or clock.kind == "none" or seat.state != ACTIVE:
+        bot_plays = bot_seats.played_by(player.bot, seat.autopilot_since is not None)
+        # A bot's turns are not timed: it has no time to count.
+        if not running or clock.kind == "none" or seat.state != ACTIVE or bot_plays:
             left = None
         elif seat.seat == game.to_move:
             left = turns.seconds_left(clock, turn, now)

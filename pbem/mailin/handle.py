@@ -32,7 +32,7 @@ from sqlalchemy import bindparam, func, select
 
 from pbem import dispatch, games, models
 from pbem.config import Settings
-from pbem.domain import bounces, endings, letters, moves
+from pbem.domain import bot_turns, bounces, endings, letters, moves
 from pbem.domain.errors import ServiceError
 from pbem.domain.outbox import Letter, write_letters
 from pbem.domain.views import GameFacts, SeatInfo, seat_names
@@ -110,7 +110,7 @@ def _handle(
     seat = next((info for info in infos if info.seat == seat_index), None)
     if seat is None:
         return Outcome(DROPPED, "the seat is gone", game_id, seat_index, ply)
-    if not reply.sender or reply.sender.casefold() != seat.email.casefold():
+    if not reply.sender or seat.email is None or reply.sender.casefold() != seat.email.casefold():
         # Not answered: the reply address leaked (a forwarded email) or From is forged.
         detail = f"from {reply.sender or 'nobody'}, not the seat's player"
         return Outcome(DROPPED, detail, game_id, seat_index, ply)
@@ -259,6 +259,7 @@ def _resign(config: Settings, seat: SeatInfo, ply: int) -> Outcome:
         ids = _answer(config, letters.reply(config, _facts(seat.game_id)[0], seat, (), exc.message))
         return Outcome(REFUSED, exc.message, seat.game_id, seat.seat, ply, ids)
     dispatch.send_emails_later(outbox_ids)
+    dispatch.play_bots_later(bot_turns.with_bots([seat.game_id]))
     return Outcome(RESIGNED, "resigned", seat.game_id, seat.seat, ply, tuple(outbox_ids))
 
 
@@ -311,7 +312,9 @@ def _play(
         except ServiceError as exc:
             refused, sent = exc.message, lines[index:]
             break
-        dispatch.send_emails_later(moves.apply_moves(config, [submission_id]))
+        applied = moves.apply_submissions(config, [submission_id])
+        dispatch.send_emails_later(applied.outbox_ids)
+        dispatch.play_bots_later(applied.bot_games)
         status, error = (
             db.session.connection().execute(_DECIDED, {"submission_id": submission_id}).one()
         )

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from pbem import dispatch, games, resources
-from pbem.domain import endings, moves, views, when
+from pbem.domain import bot_turns, endings, moves, views, when
 from pbem.domain.errors import GameNotStarted, NoSuchPosition, ServiceError
 from pbem.extensions import settings
 from pbem.models import INVITING, Game, Seat
@@ -59,6 +59,7 @@ def game(game_id: str) -> Response:
         seat=seat.seat,
         your_turn=pic.your_turn,
         clock=timing.clock.to_json(),
+        on_timeout=seat.game.timeout_policy,
         deadline=when.iso(timing.deadline),
         paused=timing.paused,
         draw_offered_by=timing.draw_offered_by,
@@ -79,7 +80,7 @@ def _player(other: Seat, name: str, viewer: Seat, standing: views.SeatTiming) ->
         "seat": other.seat,
         "name": name,
         "email": player.email if other.seat == viewer.seat else None,
-        "kind": views.HUMAN,
+        **views.who_plays(other),
         "state": standing.state,
         "time_left_s": _seconds(standing.time_left_s),
         "on_vacation_until": when.iso(standing.away_until),
@@ -94,6 +95,8 @@ def _seconds(value: float | None) -> int | None:
 
 def _acted(outbox_ids: list[int], game_id: str) -> Response:
     dispatch.send_emails_later(outbox_ids)
+    # A bot may answer a draw offer, or have the turn a player left.
+    dispatch.play_bots_later(bot_turns.with_bots([game_id]))
     return game(game_id)
 
 

@@ -31,8 +31,10 @@ bp = Blueprint(
 
 
 def _your_turn(seat: Seat, state: games.State | None) -> bool:
+    """The seat's player is to move now (not while the bot plays it for them: autopilot)."""
     game = seat.game
-    return game.status == RUNNING and game.to_move == seat.seat and state is not None
+    mine = game.to_move == seat.seat and seat.autopilot_since is None
+    return game.status == RUNNING and mine and state is not None
 
 
 def page_data(

@@ -22,9 +22,10 @@ from datetime import datetime
 from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem import dispatch, games
+from pbem import bots, dispatch, games
 from pbem.config import Settings
-from pbem.domain import access, dashboard, rotation, starting, vacation, when
+from pbem.domain import access, bot_seats, bot_turns, dashboard, rotation, starting, vacation, when
+from pbem.domain import autopilot as autopilot_domain
 from pbem.domain.addresses import normalise_address
 from pbem.domain.dashboard import GameLine
 from pbem.domain.errors import ServiceError, SetupError
@@ -37,10 +38,12 @@ from pbem.web.limits import TooLong, shorten
 from pbem.web.play import Instant, instant
 from pbem.web.start import (
     available_games,
+    bot_choices,
     clock_choices,
     form_clock,
     form_invitees,
     form_options,
+    form_timeout_policy,
     form_title,
     typed_players,
 )
@@ -80,11 +83,38 @@ def _dashboard(player: Player, token: str, **context: object) -> str:
         mail_choices=MAIL_CHOICES,
         name_length=NAME_LENGTH,
         done=DONE.get(request.args.get("done", ""), ""),
+        bot_name=bots.get(bots.SEARCH).name,
         **context,
     )
 
 
+@bp.post("/me/<token>/autopilot")
+def autopilot(token: str) -> Response | tuple[str, int]:
+    """Hand one of the player's seats to pbem's search bot, or take it back (`game`, `seat`,
+    `autopilot` on or off)."""
+    player = player_for(token)
+    choice = request.form.get("autopilot", "")
+    seat = dashboard.seat_of(player, request.form.get("game", ""), request.form.get("seat", ""))
+    if choice not in ("on", "off") or seat is None:
+        problem = (
+            "You have no such seat: reload the page and use the button beside the game."
+            if seat is None
+            else "The form did not say whether to hand the seat over or take it back."
+        )
+        return _dashboard(player, token, autopilot_error=problem), 400
+    on = choice == "on"
+    try:
+        outbox_ids = autopilot_domain.hand_over(settings(), seat, on)
+    except ServiceError as exc:
+        return _dashboard(player, token, autopilot_error=exc.message), exc.status
+    dispatch.send_emails_later(outbox_ids)
+    dispatch.play_bots_later(bot_turns.with_bots([seat.game_id]))
+    return redirect(url_for("dashboard.mine", token=token, done=f"autopilot_{choice}"), 303)
+
+
 DONE = {
+    "autopilot_on": "Your seat is on autopilot: pbem's bot plays it until you take it back.",
+    "autopilot_off": "You play your seat again.",
     "zone": "Your time zone is saved: your emails give times in it, with UTC beside.",
     "name": "Your name is saved: the other players see it in every game.",
     "unnamed": "Your name is cleared: in each game you are called by your seat's colour.",
@@ -228,23 +258,27 @@ def create_game(token: str) -> Response | tuple[str, int]:
         options = form_options(game)
         others = form_invitees()
         addresses = [other.address for other in others]
-        ratelimits.check_game_creation(player.email, invited=addresses)
+        ratelimits.check_game_creation(player.address, invited=bot_seats.addresses(addresses))
         # The organiser's own name is theirs to set on the dashboard, not here.
         created = starting.create_game(
             settings(),
             game.name,
             options,
-            [player.email, *addresses],
+            [player.address, *addresses],
             started_by=starting.BY_PLAYER,
             clock=form_clock(),
             names=[None, *(other.name for other in others)],
             title=form_title(),
+            timeout_policy=form_timeout_policy(),
         )
     except KeyError as exc:
         return _new_game_form(player, token, None, str(exc.args[0])), 400
     except SetupError as exc:
         return _new_game_form(player, token, name, exc.message), 400
     dispatch.send_emails_later(created.outbox_ids)
+    if created.started:
+        # Against bots only: the game is under way, and a bot may have the first move.
+        dispatch.play_bots_later([created.game_id])
     return redirect(url_for("dashboard.mine", token=token), 303)
 
 
@@ -263,6 +297,7 @@ def _new_game_form(player: Player, token: str, chosen: str | None, error: str | 
         action=url_for("dashboard.create_game", token=token),
         choose_action=url_for("dashboard.new_game", token=token),
         embedded=False,
+        bots_offered=bot_choices(),
         **clock_choices(),
     )
 

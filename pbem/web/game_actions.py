@@ -16,7 +16,8 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem import dispatch, links
-from pbem.domain import endings, starting, views
+from pbem.domain import autopilot as autopilot_domain
+from pbem.domain import bot_turns, endings, starting, views
 from pbem.domain.errors import ServiceError
 from pbem.domain.titles import game_named
 from pbem.extensions import db, settings
@@ -48,6 +49,8 @@ def _act(token: str, action: Callable[[links.LinkClaims], list[int]]) -> Answer 
     except ServiceError as exc:
         return error_page(exc.code, exc.message, exc.status, back=_back(token))
     dispatch.send_emails_later(outbox_ids)
+    # A bot may answer a draw offer, or have the turn a player left.
+    dispatch.play_bots_later(bot_turns.with_bots([claims.game_id]))
     return None
 
 
@@ -188,6 +191,28 @@ def cancel_form(token: str) -> Answer | str:
 def cancel(token: str) -> Answer:
     refused = _act(token, lambda claims: endings.cancel(settings(), claims))
     return refused if refused is not None else _done(token, "cancelled")
+
+
+# --- autopilot -----------------------------------------------------------------------------------
+
+
+@bp.post("/play/<token>/autopilot")
+def autopilot(token: str) -> Answer:
+    """Hand the seat to pbem's search bot (`autopilot=on`) or take it back (`off`)."""
+    choice = request.form.get("autopilot", "")
+    if choice not in ("on", "off"):
+        return error_page(
+            "bad_request",
+            "The form did not say whether to hand the seat over or take it back. Reload the "
+            "game page and use its button.",
+            400,
+            back=_back(token),
+        )
+    on = choice == "on"
+    refused = _act(token, lambda claims: autopilot_domain.hand_over(settings(), claims, on))
+    return (
+        refused if refused is not None else _done(token, "autopilot_on" if on else "autopilot_off")
+    )
 
 
 # --- another player for a lapsed invitation -------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 
 from pbem import dispatch, links
-from pbem.domain import starting, views
+from pbem.domain import bot_turns, starting, views
 from pbem.domain.names import MAX_LENGTH, BadName, optional_name
 from pbem.extensions import settings
 from pbem.web import ratelimits
@@ -44,6 +44,9 @@ def accept(token: str) -> str | tuple[str, int]:
     ratelimits.check_invitations(starting.invited_on_confirmation(claims))
     accepted = starting.accept_invitation(settings(), claims, name=typed)
     dispatch.send_emails_later(accepted.outbox_ids)
+    if accepted.started:
+        # A bot may have the first move.
+        dispatch.play_bots_later(bot_turns.with_bots([accepted.game.id]))
     return _page(
         accepted.game,
         claims.seat,

@@ -18,7 +18,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from pbem import dispatch
+from pbem import bots, dispatch
 from pbem.domain import clock_task, endings, moves, views, when
 from pbem.domain.errors import GameOver, MoveRefused, NotYourTurn, StalePly
 from pbem.extensions import settings
@@ -129,7 +129,9 @@ def game_page(
     clock = clock_view(game, pic.names, zone)
     me = clock.seats[seat.seat] if seat.seat < len(clock.seats) else None
     active = me is None or me.state == ACTIVE
-    legal = pic.legal_moves() if active else []
+    piloted = seat.autopilot_since is not None
+    legal = pic.legal_moves() if active and not piloted else []
+    mover = game.seats[game.to_move] if game.to_move is not None else None
     done = request.args.get("done", "")
     return render_template(
         "pages/play.html",
@@ -149,6 +151,8 @@ def game_page(
         cancel_by=instant(cancelled_by(game), zone),
         done=DONE.get(done, ""),
         news=news_for(game, seat, pic.names),
+        bot_name=bots.get(bots.SEARCH).name,
+        bot_to_move=mover is not None and views.SeatInfo.of(mover).played_by is not None,
         **extra,
     )
 
@@ -167,6 +171,8 @@ DONE = {
     "draw_declined": "You declined the draw offer; the game goes on.",
     "cancelled": "You cancelled the game; every player is told by email.",
     "reinvited": "The invitation is on its way.",
+    "autopilot_on": "Your seat is on autopilot: pbem's bot plays it until you take it back.",
+    "autopilot_off": "You play your seat again.",
 }
 
 
@@ -281,6 +287,9 @@ class Actions:
     answer_draw: bool
     resign: bool
     cancel: bool
+    # The seat's player may hand it to the search bot (autopilot), or take it back.
+    autopilot: bool = False
+    on_autopilot: bool = False
 
     @property
     def any(self) -> bool:
@@ -291,12 +300,20 @@ def actions_for(game: Game, seat: Seat, clock: ClockView, active: bool) -> Actio
     running = game.status == RUNNING and active
     two = len(game.seats) == 2
     offered = clock.draw_offered_by
+    piloted = seat.autopilot_since is not None
     return Actions(
-        offer_draw=running and two and offered is None,
-        answer_draw=running and two and offered is not None and offered != seat.seat,
+        # While the bot plays the seat, it answers draw offers too.
+        offer_draw=running and two and offered is None and not piloted,
+        answer_draw=running
+        and two
+        and offered is not None
+        and offered != seat.seat
+        and not piloted,
         resign=running,
         # Not by an organiser who has left: the others play on.
         cancel=active and is_organiser(game, seat) and can_be_cancelled(game),
+        autopilot=running and seat.player.bot is None,
+        on_autopilot=piloted,
     )
 
 
@@ -314,7 +331,7 @@ class InvitedSeat:
     """A seat of a game still gathering players, as its organiser sees it."""
 
     seat: int
-    email: str
+    email: str | None  # None for a bot's seat
     accepted: bool
     lapsed: bool  # the invitation expired unaccepted: the organiser may invite someone else
 

@@ -6,12 +6,13 @@ the organiser likes, a name for each."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from itertools import zip_longest
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem import dispatch, games
+from pbem import bots, dispatch, games
 from pbem.domain import starting, views
 from pbem.domain.clocks import ACCEPTED, Clock, ClockError, parse_clock
 from pbem.domain.errors import SetupError
@@ -54,6 +55,7 @@ def _form(chosen: str | None, error: str | None = None, status: int = 200) -> tu
         typed=typed_players(),
         embedded=settings().mail_to_files,
         title_length=TITLE_LENGTH,
+        bots_offered=bot_choices(),
         **clock_choices(),
     ), status
 
@@ -70,6 +72,34 @@ def picture(name: str) -> Response:
     # The same drawing until the next deploy: a browser need not ask again for an hour.
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
+
+
+@dataclass(frozen=True)
+class BotChoice:
+    entry: str  # what a players list names it by: "bot:mcts"
+    name: str  # "pbem MCTS"
+    words: str  # what playing it is like
+
+
+# The strongest first: what someone who asks for "the computer" wants.
+_BOT_WORDS = {
+    "mcts": "looks many moves ahead (the strongest)",
+    "greedy": "takes the most points it can each turn",
+    "random": "plays any legal move (to learn the rules)",
+}
+
+
+def bot_choices() -> list[BotChoice]:
+    """pbem's bots as the forms offer them, the strongest first."""
+    return [
+        BotChoice(bots.PREFIX + kind, bots.get(kind).name, _BOT_WORDS.get(kind, ""))
+        for kind in reversed(bots.kinds())
+    ]
+
+
+def form_timeout_policy() -> str | None:
+    """The form's `on_timeout`, checked by create_game."""
+    return request.form.get("on_timeout") or None
 
 
 def form_title() -> str | None:
@@ -179,6 +209,7 @@ def create() -> Response | tuple[str, int]:
             clock=form_clock(),
             names=[invitee.name for invitee in invitees],
             title=form_title(),
+            timeout_policy=form_timeout_policy(),
         )
     except SetupError as exc:
         return _form(game.name, exc.message, 400)

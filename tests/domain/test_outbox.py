@@ -144,6 +144,10 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
             letters.left(config, facts, seat, state, who, 1, "timeout"),
             letters.left(config, facts, seat, state, who, 0, "resigned"),
         ],
+        "autopilot": [
+            letters.autopilot(config, facts, seat, state, who, 0),
+            letters.autopilot(config, facts, seat, state, who, 1),
+        ],
         "draw_offer": [letters.draw(config, facts, seat, who, 1, "draw_offer")],
         "draw_declined": [letters.draw(config, facts, seat, who, 1, "draw_declined")],
         "cancelled": [

@@ -11,7 +11,7 @@ import secrets
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tests.support.http import Http
@@ -19,6 +19,9 @@ from tests.support.pg import TempDatabase
 from tests.support.procs import LOOPBACK, REPO, VENV_BIN, Proc, free_port, port_open, wait_until
 from tests.support.redis_server import RedisServer
 from tests.support.smtp import SmtpSink
+
+# The Procfile's options of a queue's worker, beside the queue.
+PREFETCH = {"bots": ("--prefetch-multiplier=1",)}
 
 
 def _bin(name: str) -> str:
@@ -46,9 +49,13 @@ class Stack:
         log_dir: Path | str | None = None,
         with_beat: bool = True,
         database_url: str | None = None,
+        queues: Sequence[str] = (),
+        queue_concurrency: int = 1,
     ) -> None:
         """`database_url` names the PostgreSQL server the throwaway database is made on (any
-        database of it; PBEM_TEST_DATABASE_URL's server by default)."""
+        database of it; PBEM_TEST_DATABASE_URL's server by default). `queues` are the queues
+        that get a worker of their own beside the default one, as the Procfile's `picture`
+        (`pictures`) and `bot` (`bots`) do."""
         self.log_dir = Path(log_dir or tempfile.mkdtemp(prefix="pbem-stack-"))
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.db = TempDatabase(url=database_url)
@@ -64,6 +71,9 @@ class Stack:
         self.extra_env = dict(extra_env or {})
         self.secret_key = secrets.token_urlsafe(32)
         self.workers: dict[str, Proc] = {}
+        self.queues = tuple(queues)
+        self.queue_concurrency = queue_concurrency
+        self.queue_workers: dict[str, Proc] = {}
         self.beat: Proc | None = None
         self.web: Proc | None = None
         self._db_created = False
@@ -124,15 +134,20 @@ class Stack:
         if not any(p.running for p in self.workers.values()):
             self.workers.clear()
             self.start_worker()
+        for queue in self.queues:
+            worker = self.queue_workers.get(queue)
+            if worker is None or not worker.running:
+                self.start_queue_worker(queue)
         if self.with_beat:
             self.start_beat()
         return self
 
     def close(self) -> None:
-        for proc in [self.web, self.beat, *self.workers.values()]:
+        for proc in [self.web, self.beat, *self.workers.values(), *self.queue_workers.values()]:
             if proc is not None:
                 proc.stop(timeout=10)
         self.workers.clear()
+        self.queue_workers.clear()
         if self.redis.running:
             self.redis.stop()
         shutil.rmtree(self.redis.dir, ignore_errors=True)
@@ -206,6 +221,38 @@ class Stack:
         )
         if not proc.running:
             raise RuntimeError(f"celery worker {name} exited:\n{proc.log_tail()}")
+        return proc
+
+    def start_queue_worker(self, queue: str) -> Proc:
+        """A worker consuming `queue` only, as the Procfile's `picture` and `bot` processes
+        do (the bot worker holds one message at a time, as its Procfile line says)."""
+        name = f"{queue}-worker"
+        argv = [
+            _bin("celery"),
+            "-A",
+            "workers.celery_app",
+            "worker",
+            "-Q",
+            queue,
+            "--pool=prefork",
+            f"--concurrency={self.queue_concurrency}",
+            *PREFETCH.get(queue, ()),
+            "--loglevel=INFO",
+            f"--hostname={queue}@pbem-test",
+            "--without-gossip",
+            "--without-mingle",
+        ]
+        proc = Proc(f"celery-{queue}", argv, env=self.env, log_dir=self.log_dir)
+        offset = _size(proc.log_path)
+        proc.start()
+        self.queue_workers[queue] = proc
+        wait_until(
+            lambda: " ready." in _read_from(proc.log_path, offset) or not proc.running,
+            timeout=120,
+            message=lambda: f"the {name} to be ready; log:\n{proc.log_tail()}",
+        )
+        if not proc.running:
+            raise RuntimeError(f"the {name} exited:\n{proc.log_tail()}")
         return proc
 
     def kill_workers(self) -> None:
@@ -292,8 +339,10 @@ class Stack:
         return _int_reply(waiting), _int_reply(unacked)
 
     def queue_empty(self) -> bool:
-        """Nothing waiting in the queue (tasks reserved by a live or dead worker aside)."""
-        return self.redis.running and self.queue_depth()[0] == 0
+        """Nothing waiting in the queues (tasks reserved by a live or dead worker aside)."""
+        if not self.redis.running or self.queue_depth()[0] != 0:
+            return False
+        return all(self.redis.command("LLEN", queue) == ":0" for queue in self.queues)
 
     def settled(self, game_id: str) -> bool:
         """No pending submission or email of this game, and nothing waiting in the queue."""
@@ -308,7 +357,7 @@ class Stack:
     def logs(self, lines: int = 40) -> str:
         """The last lines of every process log but the once-a-second sweep chatter."""
         parts = []
-        for proc in [self.web, *self.workers.values()]:
+        for proc in [self.web, *self.workers.values(), *self.queue_workers.values()]:
             if proc is not None:
                 kept = [
                     line

@@ -45,14 +45,18 @@ def batch(*submission_ids: int) -> list[SimpleNamespace]:
 
 def test_a_task_runs_inside_the_app_context(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = []
-    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: seen.append(list(ids)) or [])
+    monkeypatch.setattr(
+        moves, "apply_submissions", lambda config, ids: seen.append(list(ids)) or moves.Applied()
+    )
     app.extensions["celery"].tasks["workers.tasks.apply_move"].delay(5)
     assert seen == [[5]]  # in-process, each message is a batch of its own
 
 
 def test_apply_move_plays_a_batch_in_one_call(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = []
-    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: seen.append(list(ids)) or [])
+    monkeypatch.setattr(
+        moves, "apply_submissions", lambda config, ids: seen.append(list(ids)) or moves.Applied()
+    )
     tasks.apply_move.run(batch(5, 9, 7))
     assert seen == [[5, 9, 7]]
 
@@ -64,11 +68,11 @@ def test_a_batch_the_database_refuses_is_retried_then_left_to_the_sweep(
 
     calls = []
 
-    def down(config: object, ids: list[int]) -> list[int]:
+    def down(config: object, ids: list[int]) -> moves.Applied:
         calls.append(ids)
         raise OperationalError("select", {}, Exception("server closed the connection"))
 
-    monkeypatch.setattr(moves, "apply_moves", down)
+    monkeypatch.setattr(moves, "apply_submissions", down)
     monkeypatch.setattr(tasks, "DB_RETRY_SECONDS", 0.0)
     tasks.apply_move.run(batch(5))  # no exception: the messages are done, the rows stay pending
     assert len(calls) == tasks.DB_ATTEMPTS
@@ -91,7 +95,7 @@ def test_send_email_retries_with_the_services_backoff(
 
 
 def test_apply_move_sends_its_emails_itself(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: [7, 8])
+    monkeypatch.setattr(moves, "apply_submissions", lambda config, ids: moves.Applied([7, 8]))
     sent = []
     monkeypatch.setattr(
         delivery,
@@ -109,7 +113,7 @@ def test_a_failed_inline_send_is_left_to_send_email_with_the_backoff(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.extensions["celery"].conf.task_always_eager = False
-    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: [7, 8])
+    monkeypatch.setattr(moves, "apply_submissions", lambda config, ids: moves.Applied([7, 8]))
     results = {7: Delivery("retry", 40), 8: Delivery("sent")}
     monkeypatch.setattr(delivery, "send_outboxes", lambda config, ids: {i: results[i] for i in ids})
     queued = []
@@ -126,7 +130,7 @@ def test_an_inline_send_that_cannot_start_is_queued(
     def broken(config: object, outbox_ids: list[int]) -> dict[int, Delivery]:
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: [7])
+    monkeypatch.setattr(moves, "apply_submissions", lambda config, ids: moves.Applied([7]))
     monkeypatch.setattr(delivery, "send_outboxes", broken)
     queued = []
     monkeypatch.setattr(tasks.send_emails, "apply_async", lambda *a, **k: queued.append((a, k)))
@@ -152,13 +156,13 @@ def test_one_submission_that_breaks_a_batch_does_not_hold_back_the_others(
 ) -> None:
     applied = []
 
-    def apply_moves(config: object, ids: list[int]) -> list[int]:
+    def apply_submissions(config: object, ids: list[int]) -> moves.Applied:
         if 7 in ids:
             raise RuntimeError("a bug in a mail template")
         applied.extend(ids)
-        return []
+        return moves.Applied()
 
-    monkeypatch.setattr(moves, "apply_moves", apply_moves)
+    monkeypatch.setattr(moves, "apply_submissions", apply_submissions)
     tasks.apply_move.run(batch(5, 7, 9))
     assert applied == [5, 9]
 
@@ -181,7 +185,7 @@ def test_rows_waiting_for_their_picture_go_to_the_picture_queue(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.extensions["celery"].conf.task_always_eager = False
-    monkeypatch.setattr(moves, "apply_moves", lambda config, ids: [7, 8])
+    monkeypatch.setattr(moves, "apply_submissions", lambda config, ids: moves.Applied([7, 8]))
     results = {7: Delivery("waiting"), 8: Delivery("sent")}
     monkeypatch.setattr(delivery, "send_outboxes", lambda config, ids: {i: results[i] for i in ids})
     published: list[tuple[object, ...]] = []

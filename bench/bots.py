@@ -1,0 +1,212 @@
+"""How strong the bots are: round robins at fixed iteration budgets (a benchmark, not a test).
+
+Every two-player game (each at its default options unless `--all-options`) plays each pairing of
+bots `--games` times, the seats alternated (each bot moves first in half the games), each game
+from its own seed; three-player Marram rotates the three bots through every seat order. Each bot
+gets the same iteration budget per decision (`--iterations`; MCTS iterations, greedy and random
+need none). Win rates come with Wilson 95 % intervals; a draw, or a game nobody wins, is no win
+for either side (the counts of draws are shown).
+
+    .venv/bin/python bench/bots.py [--games 200] [--iterations 1000] [--workers 2]
+        [--game gorami --game mmw --game marram] [--marram-three] [--all-options]
+
+Runs on `--workers` processes; the CPU seconds each bot spent thinking are totalled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import platform
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem import bots, games
+from pbem.bots import Budget, Observation
+
+PAIRINGS = (("mcts", "greedy"), ("greedy", "random"), ("mcts", "random"))
+
+
+@dataclass(frozen=True)
+class Task:
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    seats: tuple[str, ...]  # the bot of each seat
+    seed: int
+    iterations: int
+
+
+@dataclass
+class Played:
+    task: Task
+    winners: list[int]
+    reason: str
+    plies: int
+    thinking: dict[str, float] = field(default_factory=dict)  # CPU seconds per bot kind
+    decisions: dict[str, int] = field(default_factory=dict)  # moves chosen per bot kind
+
+
+def play(task: Task) -> Played:
+    """One game between bots, each deciding from its seat's observation alone."""
+    engine = games.get(task.game)
+    state = engine.new(len(task.seats), dict(task.options), task.seed)
+    rng = random.Random(f"bench:{task.seed}")
+    budget = Budget(iterations=task.iterations)
+    thinking: Counter[str] = Counter()
+    decisions: Counter[str] = Counter()
+    plies = 0
+    while state.outcome is None:
+        seat = state.to_move
+        assert seat is not None
+        kind = task.seats[seat]
+        seen = Observation.of(state, seat, engine.perfect_information)
+        started = time.process_time()
+        move = bots.get(kind).choose(seen, random.Random(rng.getrandbits(64)), budget)
+        thinking[kind] += time.process_time() - started
+        decisions[kind] += 1
+        state = state.play(move)
+        plies += 1
+    outcome = state.outcome
+    return Played(
+        task, list(outcome.winners), outcome.reason, plies, dict(thinking), dict(decisions)
+    )
+
+
+def wilson(wins: int, games_played: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95 % by default)."""
+    if games_played == 0:
+        return 0.0, 1.0
+    p = wins / games_played
+    denominator = 1 + z * z / games_played
+    centre = (p + z * z / (2 * games_played)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games_played + z * z / (4 * games_played**2)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def two_player_tasks(
+    names: Sequence[str], count: int, iterations: int, all_options: bool
+) -> Iterator[Task]:
+    for name in names:
+        engine = games.get(name)
+        if engine.min_players > 2:
+            continue
+        option_sets = (
+            [
+                dict(zip(engine.options, values, strict=True))
+                for values in itertools.product(*engine.options.values())
+            ]
+            if all_options
+            else [{option: values[0] for option, values in engine.options.items()}]
+        )
+        for options in option_sets:
+            frozen = tuple(sorted(options.items()))
+            for a, b in PAIRINGS:
+                for index in range(count):
+                    seats = (a, b) if index % 2 == 0 else (b, a)
+                    yield Task(name, frozen, seats, 10_000 + index, iterations)
+
+
+def three_player_tasks(count: int, iterations: int) -> Iterator[Task]:
+    """Three-player Marram, the three bots in every seat order in turn."""
+    orders = list(itertools.permutations(("mcts", "greedy", "random")))
+    options = tuple(sorted({"variant": "classic", "length": "short"}.items()))
+    for index in range(count):
+        yield Task("marram", options, orders[index % len(orders)], 20_000 + index, iterations)
+
+
+def report(results: list[Played], seconds: float, args: argparse.Namespace) -> str:
+    lines = [
+        f"Python {platform.python_version()} on {platform.machine()}, {args.workers} processes, "
+        f"{seconds:,.0f} s; MCTS at {args.iterations:,} iterations a decision "
+        "(greedy and random search nothing).",
+        "",
+        "| game | options | pairing | games | A wins | B wins | draws | A win rate (95 % CI) "
+        "| plies/game | CPU s/decision A · B |",
+        "|---|---|---|---:|---:|---:|---:|---|---:|---|",
+    ]
+    groups: dict[tuple[str, tuple[tuple[str, Any], ...], tuple[str, str]], list[Played]] = (
+        defaultdict(list)
+    )
+    three: list[Played] = []
+    for played in results:
+        if len(played.task.seats) == 2:
+            pair = tuple(sorted(played.task.seats, key=["mcts", "greedy", "random"].index))
+            groups[(played.task.game, played.task.options, pair)].append(played)  # type: ignore[index]
+        else:
+            three.append(played)
+    for (name, options, (a, b)), rows in sorted(groups.items()):
+        wins = Counter[str]()
+        decisions = Counter[str]()
+        thinking = Counter[str]()
+        for played in rows:
+            if len(played.winners) == 1:
+                wins[played.task.seats[played.winners[0]]] += 1
+            decisions.update(played.decisions)
+            thinking.update(played.thinking)
+        low, high = wilson(wins[a], len(rows))
+        draws = len(rows) - wins[a] - wins[b]
+        shown = ", ".join(f"{k}={v}" for k, v in options) or "-"
+        per = " · ".join(f"{thinking[k] / max(1, decisions[k]):.3f}" for k in (a, b))
+        plies = sum(p.plies for p in rows) / len(rows)
+        lines.append(
+            f"| {name} | {shown} | {a} vs {b} | {len(rows)} | {wins[a]} | {wins[b]} | {draws} "
+            f"| {wins[a] / len(rows):.1%} ({low:.1%}–{high:.1%}) | {plies:.0f} | {per} |"
+        )
+    if three:
+        wins = Counter[str]()
+        for played in three:
+            for winner in played.winners:
+                # A shared win counts a share to each.
+                wins[played.task.seats[winner]] += 1 / len(played.winners)
+        lines += [
+            "",
+            f"Three-player Marram (classic, short), {len(three)} games, the bots rotated through "
+            "every seat order (a shared win counted as a share):",
+            "",
+            "| bot | wins | win rate (95 % CI) |",
+            "|---|---:|---|",
+        ]
+        for kind in ("mcts", "greedy", "random"):
+            low, high = wilson(round(wins[kind]), len(three))
+            lines.append(
+                f"| {kind} | {wins[kind]:.1f} | {wins[kind] / len(three):.1%} "
+                f"({low:.1%}–{high:.1%}) |"
+            )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per pairing")
+    parser.add_argument("--iterations", type=int, default=1000, help="MCTS iterations a move")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--game", action="append", help="only these two-player games")
+    parser.add_argument("--marram-three", action="store_true", help="three-player Marram too")
+    parser.add_argument("--three-only", action="store_true", help="three-player Marram only")
+    parser.add_argument("--all-options", action="store_true", help="every option combination")
+    args = parser.parse_args()
+    tasks: list[Task] = []
+    if not args.three_only:
+        names = args.game or games.names()
+        tasks += list(two_player_tasks(names, args.games, args.iterations, args.all_options))
+    if args.marram_three or args.three_only:
+        tasks += list(three_player_tasks(args.games, args.iterations))
+    started = time.perf_counter()
+    results: list[Played] = []
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for index, played in enumerate(pool.map(play, tasks, chunksize=1), 1):
+            results.append(played)
+            if index % 20 == 0:
+                print(f"{index}/{len(tasks)} games", file=sys.stderr, flush=True)
+    print(report(results, time.perf_counter() - started, args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""How good a position is for each seat, from the contract alone: a finished game by its
+outcome, a running one by its scores. Bots search towards it."""
+
+from __future__ import annotations
+
+import math
+
+from pbem.games.base import State
+
+
+def result(state: State) -> list[float]:
+    """Each seat's share of a finished game: the winners share 1 (1 for a lone winner, 1/2 each
+    for two), the others 0; a game nobody won is even for all."""
+    outcome = state.outcome
+    assert outcome is not None
+    players = state.players
+    winners = outcome.winners
+    if not winners:
+        return [1.0 / players] * players
+    share = 1.0 / len(winners)
+    return [share if seat in winners else 0.0 for seat in range(players)]
+
+
+def standing(state: State) -> list[float]:
+    """Each seat's prospects in [0, 1]: the result when the game is over, else a smooth step of
+    its score's lead over the best other seat, scaled to how big the scores are, so that a
+    lead of a few points counts for more early in a low-scoring game than late in a high one."""
+    if state.outcome is not None:
+        return result(state)
+    scores = state.scores()
+    players = len(scores)
+    scale = 1.5 + 0.25 * sum(abs(s) for s in scores) / players
+    prospects = []
+    for seat in range(players):
+        best_other = max(s for other, s in enumerate(scores) if other != seat)
+        prospects.append(0.5 + 0.5 * math.tanh((scores[seat] - best_other) / scale))
+    return prospects
+
+
+def margin(state: State, seat: int) -> float:
+    """`seat`'s score minus the best other seat's, a finished game counted above any score
+    when won and below any when lost (a shared win is between)."""
+    if state.outcome is not None:
+        won = result(state)[seat]
+        return (won - 1.0 / state.players) * 1e9
+    scores = state.scores()
+    return scores[seat] - max(s for other, s in enumerate(scores) if other != seat)
