@@ -39,17 +39,42 @@ def parse_disc(code: str) -> tuple[int, int] | None:
     return int(match.group(2)) - 1, "yb".index(match.group(1))
 
 
-def _byte_table(geo: Board, number: int, chunk: int) -> tuple[tuple[str, ...], ...]:
-    """For each byte value, the moves of `number` on the cells of that byte of a cell mask."""
-    cells = geo.cells[8 * chunk : 8 * chunk + 8]
-    return tuple(
-        tuple(move_text(number, cell.name) for bit, cell in enumerate(cells) if byte >> bit & 1)
-        for byte in range(256)
-    )
+# The engine packs three cell masks, one per disc number, into one int: number n's cells at bit
+# FIELD * (n - 1) + cell. One mask operation then serves all three numbers at once.
+FIELD = 32
+REPEAT = 1 | 1 << FIELD | 1 << 2 * FIELD  # a cell mask times REPEAT: the mask in every field
+# Hands are six 4-bit counts in one int, seat * 3 + (number - 1) -> count.
+HAND_BITS = 4
+HAND_MASK = (1 << HAND_BITS) - 1
+SEAT_HAND_BITS = 3 * HAND_BITS  # one seat's three counts
+SEAT_HAND_MASK = (1 << SEAT_HAND_BITS) - 1
+# For each hand of one seat: the fields of the numbers it still holds, all ones.
+HOLDING = tuple(
+    sum(((1 << FIELD) - 1) << FIELD * n for n in range(3) if hand >> HAND_BITS * n & HAND_MASK)
+    for hand in range(1 << SEAT_HAND_BITS)
+)
+# The stripes' yellow-minus-blue sums, eight bits each, kept biased by STRIPE_BIAS so that no
+# field ever goes negative and the packed int is their exact sum.
+STRIPE_BITS = 8
+STRIPE_BIAS = 64
+
+# The data of one canonical move for `play`: number index, cell index, the cell's bit, that bit
+# in the number's field, the cell's edge neighbours as a mask and in that number's field, the
+# neighbours' indices, the hand decrement per seat and the stripe-sum change per seat.
+Step = tuple[int, int, int, int, int, int, tuple[int, ...], tuple[int, int], tuple[int, int]]
+
+
+def _move_lists(names: list[str]) -> tuple[tuple[str, ...], ...]:
+    """For each value of a mask over `names`, the names of its bits, lowest bit first."""
+    out: list[tuple[str, ...]] = [()]
+    for value in range(1, 1 << len(names)):
+        low = value & -value
+        out.append((names[low.bit_length() - 1], *out[value ^ low]))
+    return tuple(out)
 
 
 class MoveTables:
-    """Per-board lookups for the hot path: move parsing and legal-move listing."""
+    """Per-board lookups for the hot path: move parsing, playing and legal-move listing."""
 
     def __init__(self, geo: Board) -> None:
         self.geo = geo
@@ -57,13 +82,48 @@ class MoveTables:
         self.moves: dict[str, tuple[int, int]] = {
             move_text(n, cell.name): (n - 1, cell.index) for n in NUMBERS for cell in geo.cells
         }
-        # Legal moves are listed a byte of the cell mask at a time. Board order is the sorted
-        # order of the move strings (rows a-d, at most 7 cells a row), so the list comes out sorted.
+        # Each cell's share of the packed stripe sums: one unit in each of its three stripes.
+        share = [0] * len(geo.cells)
+        for s, stripe in enumerate(geo.stripes):
+            for i in stripe.cells:
+                share[i] += 1 << STRIPE_BITS * s
+        self.stripe_share = tuple(share)
+        count = len(geo.stripes)
+        self.stripe_count = count
+        self.stripe_bias = sum(STRIPE_BIAS << STRIPE_BITS * s for s in range(count))
+        top = 1 << (STRIPE_BITS - 1)
+        self.stripe_tops = sum(top << STRIPE_BITS * s for s in range(count))
+        # Added to the biased sums, these carry into a field's top bit exactly when yellow's sum
+        # is above blue's (first) or not below it (second).
+        self.stripe_ahead = sum((top - STRIPE_BIAS - 1) << STRIPE_BITS * s for s in range(count))
+        self.stripe_level = sum((top - STRIPE_BIAS) << STRIPE_BITS * s for s in range(count))
+        self.steps: dict[str, Step] = {}
+        for text, (n, cell) in self.moves.items():
+            bit = 1 << cell
+            near = geo.neighbour_masks[cell]
+            change = (n + 1) * share[cell]
+            self.steps[text] = (
+                n,
+                cell,
+                bit,
+                bit << FIELD * n,
+                near,
+                near << FIELD * n,
+                geo.neighbours[cell],
+                (1 << HAND_BITS * n, 1 << HAND_BITS * (3 + n)),
+                (change, -change),
+            )
+        # Legal moves are listed half a field of the packed mask at a time. Board order is the
+        # sorted order of the move strings (rows a-d, at most 7 cells a row) and numbers come
+        # first in a move, so the list comes out sorted.
         names = [cell.name for cell in geo.cells]
         assert names == sorted(names)
-        chunks = (len(geo.cells) + 7) // 8
-        self.by_byte = tuple(
-            tuple(_byte_table(geo, n, chunk) for chunk in range(chunks)) for n in NUMBERS
+        half = (len(names) + 1) // 2
+        self.half = half
+        self.listing = tuple(
+            _move_lists([move_text(n, name) for name in part])
+            for n in NUMBERS
+            for part in (names[:half], names[half:])
         )
 
 
