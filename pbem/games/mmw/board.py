@@ -27,6 +27,9 @@ PER_KIND = 5  # pyramids of each size per player
 PER_PLAYER = PER_KIND * 3
 
 Board = tuple[str, ...]
+# A state keeps the squares each seat's pyramids top as one int: bit i for red on square i,
+# bit TOP_FIELD + i for blue.
+TOP_FIELD = 32
 
 
 class Pyramid(NamedTuple):
