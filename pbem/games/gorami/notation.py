@@ -53,14 +53,16 @@ HOLDING = tuple(
     sum(((1 << FIELD) - 1) << FIELD * n for n in range(3) if hand >> HAND_BITS * n & HAND_MASK)
     for hand in range(1 << SEAT_HAND_BITS)
 )
-# The stripes' yellow-minus-blue sums, eight bits each, kept biased by STRIPE_BIAS so that no
-# field ever goes negative and the packed int is their exact sum.
-STRIPE_BITS = 8
+# The tally: per stripe yellow's sum minus blue's, TALLY_BITS each, kept biased by STRIPE_BIAS so
+# that no field ever goes negative and the packed int is their exact sum; above the stripes,
+# yellow's and blue's sums on the interior cells. A move adds a constant to it.
+TALLY_BITS = 8
 STRIPE_BIAS = 64
 
 # The data of one canonical move for `play`: number index, cell index, the cell's bit, that bit
-# in the number's field, the cell's edge neighbours as a mask and in that number's field, the
-# neighbours' indices, the hand decrement per seat and the stripe-sum change per seat.
+# in the number's field, the cell's edge neighbours as a mask, the mask keeping the cells still
+# open after it (the cell for every number, its neighbours for this number), the neighbours'
+# indices, the hand decrement per seat and the tally change per seat.
 Step = tuple[int, int, int, int, int, int, tuple[int, ...], tuple[int, int], tuple[int, int]]
 
 
@@ -78,40 +80,65 @@ class MoveTables:
 
     def __init__(self, geo: Board) -> None:
         self.geo = geo
+        self.full = geo.full_mask
+        self.neighbour_masks = geo.neighbour_masks
+        self.full_hands = sum(geo.discs_per_number << HAND_BITS * i for i in range(6))
         # canonical move -> (number index 0..2, cell index)
         self.moves: dict[str, tuple[int, int]] = {
             move_text(n, cell.name): (n - 1, cell.index) for n in NUMBERS for cell in geo.cells
         }
-        # Each cell's share of the packed stripe sums: one unit in each of its three stripes.
+        # Each cell's unit in the tally: one in each of its three stripes, and in a seat's
+        # interior field when the cell is interior.
+        count = len(geo.stripes)
         share = [0] * len(geo.cells)
         for s, stripe in enumerate(geo.stripes):
             for i in stripe.cells:
-                share[i] += 1 << STRIPE_BITS * s
-        self.stripe_share = tuple(share)
-        count = len(geo.stripes)
+                share[i] += 1 << TALLY_BITS * s
+        interior = [
+            (1 << TALLY_BITS * count, 1 << TALLY_BITS * (count + 1))
+            if geo.interior_mask >> i & 1
+            else (0, 0)
+            for i in range(len(geo.cells))
+        ]
         self.stripe_count = count
-        self.stripe_bias = sum(STRIPE_BIAS << STRIPE_BITS * s for s in range(count))
-        top = 1 << (STRIPE_BITS - 1)
-        self.stripe_tops = sum(top << STRIPE_BITS * s for s in range(count))
-        # Added to the biased sums, these carry into a field's top bit exactly when yellow's sum
+        self.tally_start = sum(STRIPE_BIAS << TALLY_BITS * s for s in range(count))
+        top = 1 << (TALLY_BITS - 1)
+        self.stripe_tops = sum(top << TALLY_BITS * s for s in range(count))
+        # Added to the tally, these carry into a stripe field's top bit exactly when yellow's sum
         # is above blue's (first) or not below it (second).
-        self.stripe_ahead = sum((top - STRIPE_BIAS - 1) << STRIPE_BITS * s for s in range(count))
-        self.stripe_level = sum((top - STRIPE_BIAS) << STRIPE_BITS * s for s in range(count))
+        self.stripe_ahead = sum((top - STRIPE_BIAS - 1) << TALLY_BITS * s for s in range(count))
+        self.stripe_level = sum((top - STRIPE_BIAS) << TALLY_BITS * s for s in range(count))
+        self.interior_shift = TALLY_BITS * count
+        # A disc numbered n + 1 on a cell changing from blue to yellow (negated: the other way).
+        self.turned = tuple(
+            tuple((n + 1) * (2 * share[i] + interior[i][0] - interior[i][1]) for n in range(3))
+            for i in range(len(geo.cells))
+        )
+        # A disc placed, per seat.
+        self.placed = tuple(
+            tuple(
+                (
+                    (n + 1) * (share[i] + interior[i][0]),
+                    (n + 1) * (interior[i][1] - share[i]),
+                )
+                for n in range(3)
+            )
+            for i in range(len(geo.cells))
+        )
         self.steps: dict[str, Step] = {}
         for text, (n, cell) in self.moves.items():
             bit = 1 << cell
             near = geo.neighbour_masks[cell]
-            change = (n + 1) * share[cell]
             self.steps[text] = (
                 n,
                 cell,
                 bit,
                 bit << FIELD * n,
                 near,
-                near << FIELD * n,
+                ~(bit * REPEAT | near << FIELD * n),
                 geo.neighbours[cell],
                 (1 << HAND_BITS * n, 1 << HAND_BITS * (3 + n)),
-                (change, -change),
+                self.placed[cell][n],
             )
         # Legal moves are listed half a field of the packed mask at a time. Board order is the
         # sorted order of the move strings (rows a-d, at most 7 cells a row) and numbers come

@@ -5,11 +5,12 @@ Rules: docs/rules/gorami.md. Geometry lives in `board`, move notation in `notati
 
 The state is a handful of ints so that copy-on-play stays cheap: bit masks over the board's cells
 for the filled cells and the yellow cells; the cells holding each number, and for each number the
-cells it may no longer go on (edge neighbours of a disc of that number), each as three masks packed
-into one int (`notation.FIELD`); the hands as six counts in one int; the stripes' yellow-minus-blue
-sums packed into one int, so that the fish of a finished game cost a few operations. A state also
-keeps where its seat to move may place each number (the same packing): legal moves are read off it
-and a move is checked against it with one test.
+empty cells it may still go on (no edge neighbour holds that number), each as three masks packed
+into one int (`notation.FIELD`); the hands as six counts in one int; the tally, the stripes'
+yellow-minus-blue sums and the interior sums packed into one int, so that the fish of a finished
+game cost a few operations. A state also keeps where its seat to move may place each number (the
+same packing): legal moves are read off it and a move is checked against it with one test. The
+history is a chain of (earlier, move) pairs, so a play adds a pair instead of copying a tuple.
 """
 
 from __future__ import annotations
@@ -29,12 +30,17 @@ from pbem.games.gorami.notation import (
     REPEAT,
     SEAT_HAND_BITS,
     SEAT_HAND_MASK,
+    TALLY_BITS,
     MoveTables,
     disc_code,
     parse_disc,
     parse_move,
     tables,
 )
+
+# A history: (the history before, the last move), or None before the first move. Each play adds
+# a pair instead of copying a tuple.
+Past = tuple["Past", str] | None
 
 NAME = "gorami"
 COLOURS = ("yellow", "blue")
@@ -45,16 +51,16 @@ class GoramiState:
 
     __slots__ = (
         "_allowed",
-        "_blocked",
         "_captured",
         "_hands",
-        "_history",
         "_nums",
         "_occ",
+        "_open",
         "_outcome",
+        "_past",
         "_seed",
-        "_stripes",
         "_t",
+        "_tally",
         "_to_move",
         "_yellow",
     )
@@ -64,12 +70,12 @@ class GoramiState:
     _occ: int  # filled cells
     _yellow: int  # filled cells holding a yellow disc; the rest of _occ is blue
     _nums: int  # cells holding a 1, a 2, a 3, packed
-    _blocked: int  # cells edge-adjacent to a 1, a 2, a 3, packed
+    _open: int  # empty cells with no edge neighbour holding a 1, a 2, a 3, packed
     _hands: int  # discs left, a count per seat * 3 + (number - 1), HAND_BITS each
-    _stripes: int  # per stripe, yellow's sum minus blue's, biased and packed
-    _allowed: int  # where to_move may place each number, packed; 0 once the game is over
+    _tally: int  # per stripe yellow's sum minus blue's, then the interior sums (notation)
+    _allowed: int  # _open where to_move holds the number; 0 once the game is over
     _to_move: int | None
-    _history: tuple[str, ...]
+    _past: Past  # the history, newest move first
     _outcome: Outcome | None
     _captured: int  # discs that changed colour on the last move
 
@@ -83,11 +89,11 @@ class GoramiState:
         occ: int,
         yellow: int,
         nums: int,
-        blocked: int,
+        open_: int,
         hands: int,
-        stripes: int,
+        tally: int,
         last_mover: int,
-        history: tuple[str, ...],
+        past: Past,
         captured: int = 0,
     ) -> GoramiState:
         """A state with the turn settled: the other seat if it can place, else the same seat.
@@ -99,15 +105,14 @@ class GoramiState:
         state._occ = occ
         state._yellow = yellow
         state._nums = nums
-        state._blocked = blocked
+        state._open = open_
         state._hands = hands
-        state._stripes = stripes
-        state._history = history
+        state._tally = tally
+        state._past = past
         state._captured = captured
         state._outcome = None
-        free = ((t.geo.full_mask & ~occ) * REPEAT) & ~blocked
         for seat in (1 - last_mover, last_mover):
-            allowed = free & HOLDING[hands >> SEAT_HAND_BITS * seat & SEAT_HAND_MASK]
+            allowed = open_ & HOLDING[hands >> SEAT_HAND_BITS * seat & SEAT_HAND_MASK]
             if allowed:
                 state._to_move = seat
                 state._allowed = allowed
@@ -120,10 +125,8 @@ class GoramiState:
     @classmethod
     def initial(cls, size: int, seed: int) -> GoramiState:
         t = tables(size)
-        k = t.geo.discs_per_number
-        hands = sum(k << HAND_BITS * i for i in range(6))
         # Seat 1 "moved last", so yellow (seat 0) opens.
-        return cls._make(t, seed, 0, 0, 0, 0, hands, t.stripe_bias, 1, ())
+        return cls._make(t, seed, 0, 0, 0, t.full * REPEAT, t.full_hands, t.tally_start, 1, None)
 
     # -- the State protocol -------------------------------------------------------------------
 
@@ -149,7 +152,7 @@ class GoramiState:
 
     @property
     def history(self) -> list[str]:
-        return list(self._history)
+        return _unroll(self._past)
 
     @property
     def mid_turn(self) -> bool:
@@ -192,72 +195,65 @@ class GoramiState:
     def play(self, move: str) -> GoramiState:
         t = self._t
         try:
-            step = t.steps.get(move)
-        except TypeError:  # unhashable junk; parse_move says what a move looks like
-            step = None
-        if step is None:
+            step = t.steps[move]
+            text = move
+        except (KeyError, TypeError):  # not canonical, or unhashable junk
             parse_move(t, move)  # raises unless the move is canonical once squeezed
             text = "".join(move.split()).lower()
             step = t.steps[text]
-        else:
-            text = move
         seat = self._to_move
         if seat is None:
             raise IllegalMove(
                 f"{move.strip()}: the game is over ({self._over_words()}); no more moves"
             )
-        n, cell, bit, placed, near, near_placed, neighbours, spent, change = step
+        n, cell, bit, placed, near, keep, neighbours, spent, change = step
         if not self._allowed & placed:
             raise IllegalMove(self._why_illegal(move.strip(), n, cell, seat))
 
-        geo = t.geo
         occ = self._occ | bit
         yellow = self._yellow
-        nums = self._nums
-        stripes = self._stripes + change[seat]
+        tally = self._tally + change[seat]
         # Capture: an opponent disc next to the new one with no empty neighbour left turns over.
         flips = 0
         candidates = near & (occ & ~yellow if seat == 0 else yellow)
         if candidates:
-            nmasks = geo.neighbour_masks
+            nmasks = t.neighbour_masks
+            nums = self._nums
             for other in neighbours:
                 if candidates >> other & 1 and not nmasks[other] & ~occ:
                     flips |= 1 << other
                     k = 0 if nums >> other & 1 else 1 if nums >> (FIELD + other) & 1 else 2
-                    turned = 2 * (k + 1) * t.stripe_share[other]
-                    stripes += turned if seat == 0 else -turned
-        yellow = yellow | bit | flips if seat == 0 else yellow & ~flips
-        nums |= placed
-        blocked = self._blocked | near_placed
+                    turned = t.turned[other][k]
+                    tally += turned if seat == 0 else -turned
+        open_ = self._open & keep
         hands = self._hands - spent[seat]
 
         state = object.__new__(GoramiState)
         state._t = t
         state._seed = self._seed
         state._occ = occ
-        state._yellow = yellow
-        state._nums = nums
-        state._blocked = blocked
+        state._yellow = yellow | bit | flips if seat == 0 else yellow & ~flips
+        state._nums = self._nums | placed
+        state._open = open_
         state._hands = hands
-        state._stripes = stripes
-        state._history = (*self._history, text)
+        state._tally = tally
+        state._past = (self._past, text)
         state._captured = flips
         state._outcome = None
         # The turn, as in _make: the other seat if it can place, else the same seat, else the end.
-        free = ((geo.full_mask & ~occ) * REPEAT) & ~blocked
         if seat:
-            allowed = free & HOLDING[hands & SEAT_HAND_MASK]
+            allowed = open_ & HOLDING[hands & SEAT_HAND_MASK]
             if allowed:
                 state._to_move = 0
             else:
-                allowed = free & HOLDING[hands >> SEAT_HAND_BITS]
+                allowed = open_ & HOLDING[hands >> SEAT_HAND_BITS]
                 state._to_move = 1
         else:
-            allowed = free & HOLDING[hands >> SEAT_HAND_BITS]
+            allowed = open_ & HOLDING[hands >> SEAT_HAND_BITS]
             if allowed:
                 state._to_move = 1
             else:
-                allowed = free & HOLDING[hands & SEAT_HAND_MASK]
+                allowed = open_ & HOLDING[hands & SEAT_HAND_MASK]
                 state._to_move = 0
         state._allowed = allowed
         if not allowed:
@@ -289,7 +285,7 @@ class GoramiState:
         ]
         which = " and ".join(touching)
         verb = "holds" if len(touching) == 1 else "hold"
-        free = geo.full_mask & ~self._occ & ~(self._blocked >> FIELD * n)
+        free = self._open >> FIELD * n & geo.full_mask
         allowed = geo.names_of(free)
         where = (
             f"a {number} may go on {', '.join(allowed)}"
@@ -327,7 +323,8 @@ class GoramiState:
         seat = self._to_move
         assert seat is not None  # play refuses moves once the game is over
         geo = self._t.geo
-        n, cell = self._t.moves[after._history[-1]]
+        assert after._past is not None  # after is a play from this position
+        n, cell = self._t.moves[after._past[1]]
         words = f"{{{seat}}} placed a {n + 1} on {geo.cells[cell].name}"
         captured = []
         for name in after.captured():
@@ -436,13 +433,15 @@ class GoramiState:
     def fish(self) -> list[int]:
         """Stripes won by yellow and by blue, read off the packed stripe sums at once."""
         t = self._t
-        stripes, tops = self._stripes, t.stripe_tops
-        yellow = ((stripes + t.stripe_ahead) & tops).bit_count()
-        blue = t.stripe_count - ((stripes + t.stripe_level) & tops).bit_count()
+        tally, tops = self._tally, t.stripe_tops
+        yellow = ((tally + t.stripe_ahead) & tops).bit_count()
+        blue = t.stripe_count - ((tally + t.stripe_level) & tops).bit_count()
         return [yellow, blue]
 
     def interior(self) -> list[int]:
-        return self._sums(self._t.geo.interior_mask)
+        """Yellow's and blue's sums on the interior cells, from the tally."""
+        interior = self._tally >> self._t.interior_shift
+        return [interior & (1 << TALLY_BITS) - 1, interior >> TALLY_BITS]
 
     def scores(self) -> list[int]:
         return self.fish()
@@ -477,7 +476,7 @@ class GoramiState:
             "discs": discs,
             "hands": [self.hand(0), self.hand(1)],
             "captured": self.captured(),
-            "history": list(self._history),
+            "history": self.history,
         }
 
     def view(self, seat: int | None) -> JSON:
@@ -527,9 +526,9 @@ class GoramiState:
             "interior_cells": [geo.cells[i].name for i in geo.interior],
             "stripes": stripes,
             "legal_moves": self.legal_moves(),
-            "last_move": self._history[-1] if self._history else None,
+            "last_move": None if self._past is None else self._past[1],
             "captured": self.captured(),
-            "history": list(self._history),
+            "history": self.history,
             "dropped": [],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
@@ -565,6 +564,16 @@ def _check_seat(seat: int | None) -> None:
         raise ValueError(f"gorami: seat {seat!r} does not exist; seats are 0 (yellow), 1 (blue)")
 
 
+def _unroll(past: Past) -> list[str]:
+    """The moves of a history chain, oldest first."""
+    moves = []
+    while past is not None:
+        past, move = past
+        moves.append(move)
+    moves.reverse()
+    return moves
+
+
 def _listed(items: list[str]) -> str:
     """`a`, `a and b`, `a, b and c`."""
     if len(items) < 2:
@@ -596,7 +605,7 @@ def setup(
     nums = [0, 0, 0]
     blocked = [0, 0, 0]
     placed = [[0, 0, 0], [0, 0, 0]]
-    stripes = t.stripe_bias
+    tally = t.tally_start
     for name, code in discs.items():
         cell = geo.by_name.get(name.strip().lower())
         parsed = parse_disc(code)
@@ -612,7 +621,7 @@ def setup(
         nums[n] |= bit
         blocked[n] |= geo.neighbour_masks[cell]
         placed[seat][n] += 1
-        stripes += (n + 1) * t.stripe_share[cell] * (1 if seat == 0 else -1)
+        tally += t.placed[cell][n][seat]
     if hands is None:
         # Without captures each colour's discs came from its own hand.
         hands = [[k - placed[s][n] for n in range(3)] for s in range(2)]
@@ -631,17 +640,21 @@ def setup(
         flipped |= 1 << cell
     if to_move not in (0, 1, None):
         raise ValueError(f"gorami: to_move must be 0, 1 or null, not {to_move!r}")
+    past: Past = None
+    for move in history or ():
+        past = (past, move)
     state = GoramiState._make(
         t,
         seed,
         occ,
         yellow,
         nums[0] | nums[1] << FIELD | nums[2] << 2 * FIELD,
-        blocked[0] | blocked[1] << FIELD | blocked[2] << 2 * FIELD,
+        (geo.full_mask & ~occ) * REPEAT
+        & ~(blocked[0] | blocked[1] << FIELD | blocked[2] << 2 * FIELD),
         packed_hands,
-        stripes,
+        tally,
         1 - (to_move or 0),
-        tuple(history or ()),
+        past,
         flipped,
     )
     if to_move is None and state.to_move is not None:

@@ -109,13 +109,14 @@ def pyramid_char(seat: int, size: int, touching: bool) -> str:
 
 # stack -> (largest size, touching points, resting points). A memo, not game state: the same
 # few hundred stacks come up again and again and the answer never depends on anything else.
-_INFO: dict[str, tuple[int, int, int]] = {"": (0, 0, 0)}
+# `play` reads it directly and calls stack_info only for a stack it does not hold yet.
+STACK_INFO: dict[str, tuple[int, int, int]] = {"": (0, 0, 0)}
 _INFO_LIMIT = 200_000
 
 
 def stack_info(stack: str) -> tuple[int, int, int]:
     """(largest size, touching points, resting points) of a stack."""
-    found = _INFO.get(stack)
+    found = STACK_INFO.get(stack)
     if found is not None:
         return found
     largest = touching = resting = 0
@@ -126,10 +127,10 @@ def stack_info(stack: str) -> tuple[int, int, int]:
             touching += size
         else:
             resting += size
-    if len(_INFO) > _INFO_LIMIT:
-        _INFO.clear()
-        _INFO[""] = (0, 0, 0)
-    found = _INFO[stack] = (largest, touching, resting)
+    if len(STACK_INFO) > _INFO_LIMIT:
+        STACK_INFO.clear()
+        STACK_INFO[""] = (0, 0, 0)
+    found = STACK_INFO[stack] = (largest, touching, resting)
     return found
 
 

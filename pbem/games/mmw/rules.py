@@ -37,6 +37,7 @@ from pbem.games.mmw.board import (
     SIZE_OF,
     SQUARE_INDEX,
     SQUARE_NAMES,
+    STACK_INFO,
     TOP_FIELD,
     Board,
     Pyramid,
@@ -287,7 +288,8 @@ class MMWState:
         src = board[frm]
         piece = src[-1]
         dst = board[to]
-        largest, touching, resting = stack_info(dst)
+        info = STACK_INFO.get(dst)
+        largest, touching, resting = stack_info(dst) if info is None else info
         size = SIZE_OF[piece]
         if size > largest:
             piece = AS_TOUCHING[piece]
@@ -311,7 +313,7 @@ class MMWState:
                 counts[p.seat * 3 + p.size - 1] += 1
             state._sunk = tuple(counts)
             nboard = tuple(new)
-            h = _key(nboard, nturn)
+            h = hash(nboard) + nturn  # _key, inline
             # A sinking starts the window afresh: nothing before it can come back.
             state._window = (h, nboard, nturn, None)
             state._seen = 1 << (h & FILTER_MASK)
@@ -323,7 +325,7 @@ class MMWState:
             tops |= to_bits[turn]
             state._sunk = self._sunk
             nboard = tuple(new)
-            h = _key(nboard, nturn)
+            h = hash(nboard) + nturn  # _key, inline
             window = (h, nboard, nturn, self._window)
             state._window = window
             bit = 1 << (h & FILTER_MASK)
