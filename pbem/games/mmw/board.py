@@ -96,6 +96,8 @@ _CHARS = {
 }
 PYRAMIDS: dict[str, Pyramid] = {ch: Pyramid(*key) for key, ch in _CHARS.items()}
 SEAT_OF: dict[str, int] = {ch: p.seat for ch, p in PYRAMIDS.items()}
+# The seat whose pyramid tops a stack, by the stack's last character (`stack[-1:]`); 2 for none.
+TOP_SEAT: dict[str, int] = {"": 2, **SEAT_OF}
 SIZE_OF: dict[str, int] = {ch: p.size for ch, p in PYRAMIDS.items()}
 AS_TOUCHING: dict[str, str] = {ch: _CHARS[(p.seat, p.size, True)] for ch, p in PYRAMIDS.items()}
 AS_RESTING: dict[str, str] = {ch: _CHARS[(p.seat, p.size, False)] for ch, p in PYRAMIDS.items()}
@@ -109,7 +111,6 @@ def pyramid_char(seat: int, size: int, touching: bool) -> str:
 
 # stack -> (largest size, touching points, resting points). A memo, not game state: the same
 # few hundred stacks come up again and again and the answer never depends on anything else.
-# `play` reads it directly and calls stack_info only for a stack it does not hold yet.
 STACK_INFO: dict[str, tuple[int, int, int]] = {"": (0, 0, 0)}
 _INFO_LIMIT = 200_000
 
@@ -132,6 +133,29 @@ def stack_info(stack: str) -> tuple[int, int, int]:
         STACK_INFO[""] = (0, 0, 0)
     found = STACK_INFO[stack] = (largest, touching, resting)
     return found
+
+
+# stack + the character of a pyramid arriving on it -> the stack after it arrived (the pyramid's
+# status set by the arrival rule), or "" when it sinks. A memo like STACK_INFO, read directly by
+# `play`, which calls `arrive` only for a stack and pyramid it does not hold yet.
+ARRIVALS: dict[str, str] = {}
+
+
+def arrive(stack: str, piece: str) -> str:
+    """The stack once `piece` arrives on it, or "" when it then sinks (touching < resting)."""
+    largest, touching, resting = stack_info(stack)
+    size = SIZE_OF[piece]
+    if size > largest:
+        status = AS_TOUCHING[piece]
+        touching += size
+    else:
+        status = AS_RESTING[piece]
+        resting += size
+    after = "" if touching < resting else stack + status
+    if len(ARRIVALS) > _INFO_LIMIT:
+        ARRIVALS.clear()
+    ARRIVALS[stack + piece] = after
+    return after
 
 
 def build_stack(pieces: Iterable[tuple[int, int]]) -> str:

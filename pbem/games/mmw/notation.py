@@ -37,12 +37,13 @@ MOVE_SQUARES: dict[str, tuple[int, int]] = {
 }
 
 # What `play` needs of a canonical move: the squares, the mask that clears both seats' top bits
-# of both squares, and the origin's and the destination's top bit per seat.
-Step = tuple[int, int, int, tuple[int, int], tuple[int, int]]
+# of both squares, and the origin's and the destination's top bit per seat (and 0 for the origin
+# left empty, board.TOP_SEAT's seat 2).
+Step = tuple[int, int, int, tuple[int, int, int], tuple[int, int]]
 
 
 def _step(frm: int, to: int) -> Step:
-    from_bits = (1 << frm, 1 << (TOP_FIELD + frm))
+    from_bits = (1 << frm, 1 << (TOP_FIELD + frm), 0)
     to_bits = (1 << to, 1 << (TOP_FIELD + to))
     return frm, to, ~(sum(from_bits) | sum(to_bits)), from_bits, to_bits
 

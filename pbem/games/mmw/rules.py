@@ -24,6 +24,7 @@ from typing import Any
 
 from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary, refuse_drop
 from pbem.games.mmw.board import (
+    ARRIVALS,
     AS_RESTING,
     AS_TOUCHING,
     CELLS,
@@ -37,10 +38,11 @@ from pbem.games.mmw.board import (
     SIZE_OF,
     SQUARE_INDEX,
     SQUARE_NAMES,
-    STACK_INFO,
     TOP_FIELD,
+    TOP_SEAT,
     Board,
     Pyramid,
+    arrive,
     initial_board,
     stack_info,
     stack_pyramids,
@@ -49,6 +51,7 @@ from pbem.games.mmw.notation import (
     MOVE_SQUARES,
     MOVE_STEPS,
     MOVES_BY_FILE,
+    Step,
     move_text,
     parse_move,
     parse_stack,
@@ -266,7 +269,10 @@ class MMWState:
         ]
 
     def play(self, move: str) -> MMWState:
-        step = MOVE_STEPS.get(move)
+        try:
+            step: Step | None = MOVE_STEPS[move]
+        except KeyError:
+            step = None
         shown = move
         if step is None:
             found = parse_move(move)
@@ -286,62 +292,53 @@ class MMWState:
 
         board = self._board
         src = board[frm]
-        piece = src[-1]
         dst = board[to]
-        info = STACK_INFO.get(dst)
-        largest, touching, resting = stack_info(dst) if info is None else info
-        size = SIZE_OF[piece]
-        if size > largest:
-            piece = AS_TOUCHING[piece]
-            touching += size
-        else:
-            piece = AS_RESTING[piece]
-            resting += size
+        arrival = dst + src[-1]
+        after = ARRIVALS.get(arrival)
+        if after is None:
+            after = arrive(dst, src[-1])
         new = list(board)
         left = src[:-1]
         new[frm] = left
-        tops &= untop
-        if left:
-            tops |= from_bits[SEAT_OF[left[-1]]]
+        new[to] = after
+        nboard = tuple(new)
         nturn = 1 - turn
+        h = hash(nboard) + nturn  # _key, inline
+        tops = tops & untop | from_bits[TOP_SEAT[left[-1:]]]
         state = object.__new__(MMWState)
-        if touching < resting:
-            new[to] = ""
+        if after:
+            tops |= to_bits[turn]
+            state._sunk = self._sunk
+            window = (h, nboard, nturn, self._window)
+            state._window = window
+            bit = 1 << (h & FILTER_MASK)
+            seen = self._seen
+            if seen & bit:
+                twice = self._seen_twice
+                if twice & bit:
+                    repeated = _count(window) >= REPETITIONS
+                else:
+                    repeated = False
+                    twice |= bit
+                state._seen = seen
+                state._seen_twice = twice
+            else:
+                repeated = False
+                state._seen = seen | bit
+                state._seen_twice = self._seen_twice
+            state._pws = pws = self._pws + 1
+        else:
             counts = list(self._sunk)
-            for ch in dst + piece:
+            for ch in arrival:
                 p = PYRAMIDS[ch]
                 counts[p.seat * 3 + p.size - 1] += 1
             state._sunk = tuple(counts)
-            nboard = tuple(new)
-            h = hash(nboard) + nturn  # _key, inline
             # A sinking starts the window afresh: nothing before it can come back.
             state._window = (h, nboard, nturn, None)
             state._seen = 1 << (h & FILTER_MASK)
             state._seen_twice = 0
             state._pws = pws = 0
             repeated = False
-        else:
-            new[to] = dst + piece
-            tops |= to_bits[turn]
-            state._sunk = self._sunk
-            nboard = tuple(new)
-            h = hash(nboard) + nturn  # _key, inline
-            window = (h, nboard, nturn, self._window)
-            state._window = window
-            bit = 1 << (h & FILTER_MASK)
-            seen = self._seen
-            twice = self._seen_twice
-            repeated = False
-            if seen & bit:
-                if twice & bit:
-                    repeated = _count(window) >= REPETITIONS
-                else:
-                    twice |= bit
-            else:
-                seen |= bit
-            state._seen = seen
-            state._seen_twice = twice
-            state._pws = pws = self._pws + 1
         state._board = nboard
         state._turn = nturn
         state._tops = tops
