@@ -32,6 +32,7 @@ from pbem.games.gorami.notation import (
     SEAT_HAND_MASK,
     TALLY_BITS,
     MoveTables,
+    Step,
     disc_code,
     parse_disc,
     parse_move,
@@ -195,12 +196,15 @@ class GoramiState:
     def play(self, move: str) -> GoramiState:
         t = self._t
         try:
-            step = t.steps[move]
-            text = move
+            step: Step | None = t.steps[move]
         except (KeyError, TypeError):  # not canonical, or unhashable junk
+            step = None
+        if step is None:
             parse_move(t, move)  # raises unless the move is canonical once squeezed
             text = "".join(move.split()).lower()
             step = t.steps[text]
+        else:
+            text = move
         seat = self._to_move
         if seat is None:
             raise IllegalMove(
@@ -222,9 +226,12 @@ class GoramiState:
             for other in neighbours:
                 if candidates >> other & 1 and not nmasks[other] & ~occ:
                     flips |= 1 << other
-                    k = 0 if nums >> other & 1 else 1 if nums >> (FIELD + other) & 1 else 2
-                    turned = t.turned[other][k]
-                    tally += turned if seat == 0 else -turned
+                    turned = t.turned[other]
+                    # Every number on the cell counts, as in _sums (a cell holds one, unless a
+                    # hand-made position put two there).
+                    for k in range(3):
+                        if nums >> (FIELD * k + other) & 1:
+                            tally += turned[k] if seat == 0 else -turned[k]
         open_ = self._open & keep
         hands = self._hands - spent[seat]
 
@@ -605,7 +612,6 @@ def setup(
     nums = [0, 0, 0]
     blocked = [0, 0, 0]
     placed = [[0, 0, 0], [0, 0, 0]]
-    tally = t.tally_start
     for name, code in discs.items():
         cell = geo.by_name.get(name.strip().lower())
         parsed = parse_disc(code)
@@ -621,7 +627,6 @@ def setup(
         nums[n] |= bit
         blocked[n] |= geo.neighbour_masks[cell]
         placed[seat][n] += 1
-        tally += t.placed[cell][n][seat]
     if hands is None:
         # Without captures each colour's discs came from its own hand.
         hands = [[k - placed[s][n] for n in range(3)] for s in range(2)]
@@ -643,6 +648,14 @@ def setup(
     past: Past = None
     for move in history or ():
         past = (past, move)
+    # The tally from the masks, counted as _sums counts them.
+    tally = t.tally_start
+    for cell in range(len(geo.cells)):
+        if occ >> cell & 1:
+            seat = 0 if yellow >> cell & 1 else 1
+            for n in range(3):
+                if nums[n] >> cell & 1:
+                    tally += t.placed[cell][n][seat]
     state = GoramiState._make(
         t,
         seed,
