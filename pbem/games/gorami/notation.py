@@ -7,6 +7,7 @@ parsing and legal-move listing are the engine's hot path.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 from pbem.games.base import InvalidMove, shorten
@@ -152,6 +153,11 @@ class MoveTables:
             for n in NUMBERS
             for part in (names[:half], names[half:])
         )
+
+    def __reduce__(self) -> tuple[Callable[[int], MoveTables], tuple[int]]:
+        """Pickled and copied as the board's shared tables (a state refers to them), not as the
+        megabyte of move lists they hold."""
+        return tables, (self.geo.size,)
 
 
 @cache
