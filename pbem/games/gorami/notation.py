@@ -110,9 +110,16 @@ class MoveTables:
         self.stripe_ahead = sum((top - STRIPE_BIAS - 1) << TALLY_BITS * s for s in range(count))
         self.stripe_level = sum((top - STRIPE_BIAS) << TALLY_BITS * s for s in range(count))
         self.interior_shift = TALLY_BITS * count
-        # A disc numbered n + 1 on a cell changing from blue to yellow (negated: the other way).
+        # The discs on a cell changing from blue to yellow (negated: the other way), by the
+        # numbers on it as `(nums >> cell) & REPEAT` gives them: one number, unless a hand-made
+        # position put two on the cell, and then each counts, as in the stripe sums.
         self.turned = tuple(
-            tuple((n + 1) * (2 * share[i] + interior[i][0] - interior[i][1]) for n in range(3))
+            {
+                sum(1 << FIELD * n for n in numbers): sum(
+                    (n + 1) * (2 * share[i] + interior[i][0] - interior[i][1]) for n in numbers
+                )
+                for numbers in ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2))
+            }
             for i in range(len(geo.cells))
         )
         # A disc placed, per seat.

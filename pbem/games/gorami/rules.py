@@ -226,12 +226,8 @@ class GoramiState:
             for other in neighbours:
                 if candidates >> other & 1 and not nmasks[other] & ~occ:
                     flips |= 1 << other
-                    turned = t.turned[other]
-                    # Every number on the cell counts, as in _sums (a cell holds one, unless a
-                    # hand-made position put two there).
-                    for k in range(3):
-                        if nums >> (FIELD * k + other) & 1:
-                            tally += turned[k] if seat == 0 else -turned[k]
+                    turned = t.turned[other][nums >> other & REPEAT]
+                    tally += turned if seat == 0 else -turned
         open_ = self._open & keep
         hands = self._hands - spent[seat]
 
