@@ -460,7 +460,7 @@ class GoramiState:
             winners, tiebreak = [], "draw"
         reason = "board-full" if self._occ == self._t.geo.full_mask else "no-move"
         details = {"fish": fish, "interior": interior, "tiebreak": tiebreak}
-        return Outcome(winners=winners, scores=list(fish), reason=reason, details=details)
+        return Outcome(winners, list(fish), reason, details)
 
     # -- serialisation ------------------------------------------------------------------------
 
