@@ -7,6 +7,7 @@ parsing and legal-move listing are the engine's hot path.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 from pbem.games.base import InvalidMove, shorten
@@ -39,32 +40,131 @@ def parse_disc(code: str) -> tuple[int, int] | None:
     return int(match.group(2)) - 1, "yb".index(match.group(1))
 
 
-def _byte_table(geo: Board, number: int, chunk: int) -> tuple[tuple[str, ...], ...]:
-    """For each byte value, the moves of `number` on the cells of that byte of a cell mask."""
-    cells = geo.cells[8 * chunk : 8 * chunk + 8]
-    return tuple(
-        tuple(move_text(number, cell.name) for bit, cell in enumerate(cells) if byte >> bit & 1)
-        for byte in range(256)
-    )
+# The engine packs three cell masks, one per disc number, into one int: number n's cells at bit
+# FIELD * (n - 1) + cell. One mask operation then serves all three numbers at once.
+FIELD = 32
+REPEAT = 1 | 1 << FIELD | 1 << 2 * FIELD  # a cell mask times REPEAT: the mask in every field
+# Hands are six 4-bit counts in one int, seat * 3 + (number - 1) -> count.
+HAND_BITS = 4
+HAND_MASK = (1 << HAND_BITS) - 1
+SEAT_HAND_BITS = 3 * HAND_BITS  # one seat's three counts
+SEAT_HAND_MASK = (1 << SEAT_HAND_BITS) - 1
+# For each hand of one seat: the fields of the numbers it still holds, all ones.
+HOLDING = tuple(
+    sum(((1 << FIELD) - 1) << FIELD * n for n in range(3) if hand >> HAND_BITS * n & HAND_MASK)
+    for hand in range(1 << SEAT_HAND_BITS)
+)
+# The tally: per stripe yellow's sum minus blue's, TALLY_BITS each, kept biased by STRIPE_BIAS so
+# that no field ever goes negative and the packed int is their exact sum; above the stripes,
+# yellow's and blue's sums on the interior cells. A move adds a constant to it.
+TALLY_BITS = 8
+STRIPE_BIAS = 64
+
+# The data of one canonical move for `play`: number index, cell index, the cell's bit, that bit
+# in the number's field, the cell's edge neighbours as a mask, the mask keeping the cells still
+# open after it (the cell for every number, its neighbours for this number), the neighbours'
+# indices, the hand decrement per seat and the tally change per seat.
+Step = tuple[int, int, int, int, int, int, tuple[int, ...], tuple[int, int], tuple[int, int]]
+
+
+def _move_lists(names: list[str]) -> tuple[tuple[str, ...], ...]:
+    """For each value of a mask over `names`, the names of its bits, lowest bit first."""
+    out: list[tuple[str, ...]] = [()]
+    for value in range(1, 1 << len(names)):
+        low = value & -value
+        out.append((names[low.bit_length() - 1], *out[value ^ low]))
+    return tuple(out)
 
 
 class MoveTables:
-    """Per-board lookups for the hot path: move parsing and legal-move listing."""
+    """Per-board lookups for the hot path: move parsing, playing and legal-move listing."""
 
     def __init__(self, geo: Board) -> None:
         self.geo = geo
+        self.full = geo.full_mask
+        self.neighbour_masks = geo.neighbour_masks
+        self.full_hands = sum(geo.discs_per_number << HAND_BITS * i for i in range(6))
         # canonical move -> (number index 0..2, cell index)
         self.moves: dict[str, tuple[int, int]] = {
             move_text(n, cell.name): (n - 1, cell.index) for n in NUMBERS for cell in geo.cells
         }
-        # Legal moves are listed a byte of the cell mask at a time. Board order is the sorted
-        # order of the move strings (rows a-d, at most 7 cells a row), so the list comes out sorted.
+        # Each cell's unit in the tally: one in each of its three stripes, and in a seat's
+        # interior field when the cell is interior.
+        count = len(geo.stripes)
+        share = [0] * len(geo.cells)
+        for s, stripe in enumerate(geo.stripes):
+            for i in stripe.cells:
+                share[i] += 1 << TALLY_BITS * s
+        interior = [
+            (1 << TALLY_BITS * count, 1 << TALLY_BITS * (count + 1))
+            if geo.interior_mask >> i & 1
+            else (0, 0)
+            for i in range(len(geo.cells))
+        ]
+        self.stripe_count = count
+        self.tally_start = sum(STRIPE_BIAS << TALLY_BITS * s for s in range(count))
+        top = 1 << (TALLY_BITS - 1)
+        self.stripe_tops = sum(top << TALLY_BITS * s for s in range(count))
+        # Added to the tally, these carry into a stripe field's top bit exactly when yellow's sum
+        # is above blue's (first) or not below it (second).
+        self.stripe_ahead = sum((top - STRIPE_BIAS - 1) << TALLY_BITS * s for s in range(count))
+        self.stripe_level = sum((top - STRIPE_BIAS) << TALLY_BITS * s for s in range(count))
+        self.interior_shift = TALLY_BITS * count
+        # The discs on a cell changing from blue to yellow (negated: the other way), by the
+        # numbers on it as `(nums >> cell) & REPEAT` gives them: one number, unless a hand-made
+        # position put two on the cell, and then each counts, as in the stripe sums.
+        self.turned = tuple(
+            {
+                sum(1 << FIELD * n for n in numbers): sum(
+                    (n + 1) * (2 * share[i] + interior[i][0] - interior[i][1]) for n in numbers
+                )
+                for numbers in ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2))
+            }
+            for i in range(len(geo.cells))
+        )
+        # A disc placed, per seat.
+        self.placed = tuple(
+            tuple(
+                (
+                    (n + 1) * (share[i] + interior[i][0]),
+                    (n + 1) * (interior[i][1] - share[i]),
+                )
+                for n in range(3)
+            )
+            for i in range(len(geo.cells))
+        )
+        self.steps: dict[str, Step] = {}
+        for text, (n, cell) in self.moves.items():
+            bit = 1 << cell
+            near = geo.neighbour_masks[cell]
+            self.steps[text] = (
+                n,
+                cell,
+                bit,
+                bit << FIELD * n,
+                near,
+                ~(bit * REPEAT | near << FIELD * n),
+                geo.neighbours[cell],
+                (1 << HAND_BITS * n, 1 << HAND_BITS * (3 + n)),
+                self.placed[cell][n],
+            )
+        # Legal moves are listed half a field of the packed mask at a time. Board order is the
+        # sorted order of the move strings (rows a-d, at most 7 cells a row) and numbers come
+        # first in a move, so the list comes out sorted.
         names = [cell.name for cell in geo.cells]
         assert names == sorted(names)
-        chunks = (len(geo.cells) + 7) // 8
-        self.by_byte = tuple(
-            tuple(_byte_table(geo, n, chunk) for chunk in range(chunks)) for n in NUMBERS
+        half = (len(names) + 1) // 2
+        self.half = half
+        self.listing = tuple(
+            _move_lists([move_text(n, name) for name in part])
+            for n in NUMBERS
+            for part in (names[:half], names[half:])
         )
+
+    def __reduce__(self) -> tuple[Callable[[int], MoveTables], tuple[int]]:
+        """Pickled and copied as the board's shared tables (a state refers to them), not as the
+        megabyte of move lists they hold."""
+        return tables, (self.geo.size,)
 
 
 @cache

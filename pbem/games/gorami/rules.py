@@ -4,8 +4,13 @@ Rules: docs/rules/gorami.md. Geometry lives in `board`, move notation in `notati
 `render`; the package's `__init__` is the registry entry.
 
 The state is a handful of ints so that copy-on-play stays cheap: bit masks over the board's cells
-for the filled cells, the yellow cells and the cells holding each number, plus for each number the
-mask of cells it may no longer go on (edge neighbours of a disc of that number).
+for the filled cells and the yellow cells; the cells holding each number, and for each number the
+empty cells it may still go on (no edge neighbour holds that number), each as three masks packed
+into one int (`notation.FIELD`); the hands as six counts in one int; the tally, the stripes'
+yellow-minus-blue sums and the interior sums packed into one int, so that the fish of a finished
+game cost a few operations. A state also keeps where its seat to move may place each number (the
+same packing): legal moves are read off it and a move is checked against it with one test. The
+history is a chain of (earlier, move) pairs, so a play adds a pair instead of copying a tuple.
 """
 
 from __future__ import annotations
@@ -17,13 +22,26 @@ from typing import Any
 from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary, refuse_drop
 from pbem.games.gorami.board import Board
 from pbem.games.gorami.notation import (
+    FIELD,
+    HAND_BITS,
+    HAND_MASK,
+    HOLDING,
     NUMBERS,
+    REPEAT,
+    SEAT_HAND_BITS,
+    SEAT_HAND_MASK,
+    TALLY_BITS,
     MoveTables,
+    Step,
     disc_code,
     parse_disc,
     parse_move,
     tables,
 )
+
+# A history: (the history before, the last move), or None before the first move. Each play adds
+# a pair instead of copying a tuple.
+Past = tuple["Past", str] | None
 
 NAME = "gorami"
 COLOURS = ("yellow", "blue")
@@ -33,16 +51,17 @@ class GoramiState:
     """One GORami position. Immutable: `play` returns a new state."""
 
     __slots__ = (
-        "_blocked",
+        "_allowed",
         "_captured",
         "_hands",
-        "_history",
-        "_moves",
         "_nums",
         "_occ",
+        "_open",
         "_outcome",
+        "_past",
         "_seed",
         "_t",
+        "_tally",
         "_to_move",
         "_yellow",
     )
@@ -51,14 +70,15 @@ class GoramiState:
     _seed: int
     _occ: int  # filled cells
     _yellow: int  # filled cells holding a yellow disc; the rest of _occ is blue
-    _nums: tuple[int, int, int]  # cells holding a 1, a 2, a 3
-    _blocked: tuple[int, int, int]  # cells edge-adjacent to a 1, a 2, a 3
-    _hands: tuple[int, int, int, int, int, int]  # seat * 3 + (number - 1) -> discs left
+    _nums: int  # cells holding a 1, a 2, a 3, packed
+    _open: int  # empty cells with no edge neighbour holding a 1, a 2, a 3, packed
+    _hands: int  # discs left, a count per seat * 3 + (number - 1), HAND_BITS each
+    _tally: int  # per stripe yellow's sum minus blue's, then the interior sums (notation)
+    _allowed: int  # _open where to_move holds the number; 0 once the game is over
     _to_move: int | None
-    _history: tuple[str, ...]
+    _past: Past  # the history, newest move first
     _outcome: Outcome | None
     _captured: int  # discs that changed colour on the last move
-    _moves: list[str] | None  # legal moves, computed on first use
 
     # -- construction -------------------------------------------------------------------------
 
@@ -69,42 +89,45 @@ class GoramiState:
         seed: int,
         occ: int,
         yellow: int,
-        nums: tuple[int, int, int],
-        blocked: tuple[int, int, int],
-        hands: tuple[int, int, int, int, int, int],
+        nums: int,
+        open_: int,
+        hands: int,
+        tally: int,
         last_mover: int,
-        history: tuple[str, ...],
+        past: Past,
         captured: int = 0,
     ) -> GoramiState:
-        """A state with the turn settled: the other seat if it can place, else the same seat."""
+        """A state with the turn settled: the other seat if it can place, else the same seat.
+
+        `play` settles the turn inline (it is the hot path); the rule there is the same."""
         state = object.__new__(cls)
         state._t = t
         state._seed = seed
         state._occ = occ
         state._yellow = yellow
         state._nums = nums
-        state._blocked = blocked
+        state._open = open_
         state._hands = hands
-        state._history = history
+        state._tally = tally
+        state._past = past
         state._captured = captured
-        state._moves = None
         state._outcome = None
-        other = 1 - last_mover
-        if state._can_place(other):
-            state._to_move = other
-        elif state._can_place(last_mover):
-            state._to_move = last_mover
-        else:
-            state._to_move = None
-            state._outcome = state._final_outcome()
+        for seat in (1 - last_mover, last_mover):
+            allowed = open_ & HOLDING[hands >> SEAT_HAND_BITS * seat & SEAT_HAND_MASK]
+            if allowed:
+                state._to_move = seat
+                state._allowed = allowed
+                return state
+        state._to_move = None
+        state._allowed = 0
+        state._outcome = state._final_outcome()
         return state
 
     @classmethod
     def initial(cls, size: int, seed: int) -> GoramiState:
         t = tables(size)
-        k = t.geo.discs_per_number
         # Seat 1 "moved last", so yellow (seat 0) opens.
-        return cls._make(t, seed, 0, 0, (0, 0, 0), (0, 0, 0), (k,) * 6, 1, ())
+        return cls._make(t, seed, 0, 0, 0, t.full * REPEAT, t.full_hands, t.tally_start, 1, None)
 
     # -- the State protocol -------------------------------------------------------------------
 
@@ -130,7 +153,7 @@ class GoramiState:
 
     @property
     def history(self) -> list[str]:
-        return list(self._history)
+        return _unroll(self._past)
 
     @property
     def mid_turn(self) -> bool:
@@ -153,53 +176,33 @@ class GoramiState:
         itself."""
         raise refuse_drop("GORami", seat)
 
-    def _can_place(self, seat: int) -> bool:
-        free = self._t.geo.full_mask & ~self._occ
-        if not free:
-            return False
-        hands = self._hands
-        base = 3 * seat
-        blocked = self._blocked
-        return bool(
-            (hands[base] and free & ~blocked[0])
-            or (hands[base + 1] and free & ~blocked[1])
-            or (hands[base + 2] and free & ~blocked[2])
-        )
-
     def legal_moves(self) -> list[str]:
-        moves = self._moves
-        if moves is None:
-            moves = self._moves = self._legal_moves()
-        return list(moves)
-
-    def _legal_moves(self) -> list[str]:
-        seat = self._to_move
-        if seat is None:
+        allowed = self._allowed
+        if not allowed:
             return []
         t = self._t
-        free = t.geo.full_mask & ~self._occ
-        out: list[str] = []
-        for n in range(3):
-            if not self._hands[3 * seat + n]:
-                continue
-            mask = free & ~self._blocked[n]
-            tables = t.by_byte[n]
-            chunk = 0
-            while mask:
-                out += tables[chunk][mask & 255]
-                mask >>= 8
-                chunk += 1
-        return out
+        half = t.half
+        mask = (1 << half) - 1
+        ones, ones_high, twos, twos_high, threes, threes_high = t.listing
+        return [
+            *ones[allowed & mask],
+            *ones_high[(allowed >> half) & mask],
+            *twos[(allowed >> FIELD) & mask],
+            *twos_high[(allowed >> (FIELD + half)) & mask],
+            *threes[(allowed >> 2 * FIELD) & mask],
+            *threes_high[allowed >> (2 * FIELD + half)],
+        ]
 
     def play(self, move: str) -> GoramiState:
         t = self._t
         try:
-            parsed = t.moves.get(move)
-        except TypeError:  # unhashable junk; _parse says what a move looks like
-            parsed = None
-        if parsed is None:
-            parsed = parse_move(t, move)
+            step: Step | None = t.steps[move]
+        except (KeyError, TypeError):  # not canonical, or unhashable junk
+            step = None
+        if step is None:
+            parse_move(t, move)  # raises unless the move is canonical once squeezed
             text = "".join(move.split()).lower()
+            step = t.steps[text]
         else:
             text = move
         seat = self._to_move
@@ -207,51 +210,59 @@ class GoramiState:
             raise IllegalMove(
                 f"{move.strip()}: the game is over ({self._over_words()}); no more moves"
             )
-        n, cell = parsed
-        bit = 1 << cell
-        if self._occ & bit or self._hands[3 * seat + n] == 0 or self._blocked[n] & bit:
+        n, cell, bit, placed, near, keep, neighbours, spent, change = step
+        if not self._allowed & placed:
             raise IllegalMove(self._why_illegal(move.strip(), n, cell, seat))
 
-        geo = t.geo
         occ = self._occ | bit
         yellow = self._yellow
-        opponent = occ & ~yellow if seat == 0 else yellow
+        tally = self._tally + change[seat]
         # Capture: an opponent disc next to the new one with no empty neighbour left turns over.
         flips = 0
-        candidates = geo.neighbour_masks[cell] & opponent
+        candidates = near & (occ & ~yellow if seat == 0 else yellow)
         if candidates:
-            nmasks = geo.neighbour_masks
-            for other in geo.neighbours[cell]:
+            nmasks = t.neighbour_masks
+            nums = self._nums
+            for other in neighbours:
                 if candidates >> other & 1 and not nmasks[other] & ~occ:
                     flips |= 1 << other
-        yellow = yellow | bit | flips if seat == 0 else yellow & ~flips
+                    turned = t.turned[other][nums >> other & REPEAT]
+                    tally += turned if seat == 0 else -turned
+        open_ = self._open & keep
+        hands = self._hands - spent[seat]
 
-        nums = self._nums
-        blocked = self._blocked
-        near = geo.neighbour_masks[cell]
-        if n == 0:
-            nums = (nums[0] | bit, nums[1], nums[2])
-            blocked = (blocked[0] | near, blocked[1], blocked[2])
-        elif n == 1:
-            nums = (nums[0], nums[1] | bit, nums[2])
-            blocked = (blocked[0], blocked[1] | near, blocked[2])
+        state = object.__new__(GoramiState)
+        state._t = t
+        state._seed = self._seed
+        state._occ = occ
+        state._yellow = yellow | bit | flips if seat == 0 else yellow & ~flips
+        state._nums = self._nums | placed
+        state._open = open_
+        state._hands = hands
+        state._tally = tally
+        state._past = (self._past, text)
+        state._captured = flips
+        state._outcome = None
+        # The turn, as in _make: the other seat if it can place, else the same seat, else the end.
+        if seat:
+            allowed = open_ & HOLDING[hands & SEAT_HAND_MASK]
+            if allowed:
+                state._to_move = 0
+            else:
+                allowed = open_ & HOLDING[hands >> SEAT_HAND_BITS]
+                state._to_move = 1
         else:
-            nums = (nums[0], nums[1], nums[2] | bit)
-            blocked = (blocked[0], blocked[1], blocked[2] | near)
-        hands = list(self._hands)
-        hands[3 * seat + n] -= 1
-        return GoramiState._make(
-            t,
-            self._seed,
-            occ,
-            yellow,
-            nums,
-            blocked,
-            tuple(hands),  # type: ignore[arg-type]
-            seat,
-            (*self._history, text),
-            flips,
-        )
+            allowed = open_ & HOLDING[hands >> SEAT_HAND_BITS]
+            if allowed:
+                state._to_move = 1
+            else:
+                allowed = open_ & HOLDING[hands & SEAT_HAND_MASK]
+                state._to_move = 0
+        state._allowed = allowed
+        if not allowed:
+            state._to_move = None
+            state._outcome = state._final_outcome()
+        return state
 
     # -- parsing and messages -----------------------------------------------------------------
 
@@ -266,16 +277,18 @@ class GoramiState:
             what = f"{COLOURS[disc[1]]} {disc[0]}"
             return f"{shown}: {name} already holds a disc ({what}); place on an empty cell"
         colour = COLOURS[seat]
-        if self._hands[3 * seat + n] == 0:
-            left = [str(k + 1) for k in range(3) if self._hands[3 * seat + k]]
+        if self._held(seat, n) == 0:
+            left = [str(k + 1) for k in range(3) if self._held(seat, k)]
             hold = f"you still hold {', '.join(left)}" if left else "you hold no discs"
             return f"{shown}: {colour} has no {number} left; {hold}"
         touching = [
-            geo.cells[other].name for other in geo.neighbours[cell] if self._nums[n] >> other & 1
+            geo.cells[other].name
+            for other in geo.neighbours[cell]
+            if self._numbered(n) >> other & 1
         ]
         which = " and ".join(touching)
         verb = "holds" if len(touching) == 1 else "hold"
-        free = geo.full_mask & ~self._occ & ~self._blocked[n]
+        free = self._open >> FIELD * n & geo.full_mask
         allowed = geo.names_of(free)
         where = (
             f"a {number} may go on {', '.join(allowed)}"
@@ -313,7 +326,8 @@ class GoramiState:
         seat = self._to_move
         assert seat is not None  # play refuses moves once the game is over
         geo = self._t.geo
-        n, cell = self._t.moves[after._history[-1]]
+        assert after._past is not None  # after is a play from this position
+        n, cell = self._t.moves[after._past[1]]
         words = f"{{{seat}}} placed a {n + 1} on {geo.cells[cell].name}"
         captured = []
         for name in after.captured():
@@ -365,7 +379,7 @@ class GoramiState:
                 SeatSummary(
                     colour=COLOURS[s],
                     supplies="discs left: "
-                    + " · ".join(f"{n}×{self._hands[3 * s + n - 1]}" for n in NUMBERS),
+                    + " · ".join(f"{n}×{self._held(s, n - 1)}" for n in NUMBERS),
                 )
                 for s in range(2)
             ],
@@ -375,12 +389,21 @@ class GoramiState:
 
     # -- position queries ---------------------------------------------------------------------
 
+    def _held(self, seat: int, n: int) -> int:
+        """Discs numbered n + 1 left to `seat`."""
+        return self._hands >> HAND_BITS * (3 * seat + n) & HAND_MASK
+
+    def _numbered(self, n: int) -> int:
+        """The cells holding a disc numbered n + 1."""
+        return self._nums >> FIELD * n & self._t.geo.full_mask
+
     def _disc(self, cell: int) -> tuple[int, int] | None:
         """(number, seat) of the disc on `cell`, or None when empty."""
         bit = 1 << cell
         if not self._occ & bit:
             return None
-        number = 1 if self._nums[0] & bit else 2 if self._nums[1] & bit else 3
+        nums = self._nums
+        number = 1 if nums & bit else 2 if nums >> FIELD & bit else 3
         return number, 0 if self._yellow & bit else 1
 
     def disc(self, name: str) -> tuple[int, int] | None:
@@ -393,33 +416,35 @@ class GoramiState:
 
     def hand(self, seat: int) -> list[int]:
         """Discs left to `seat`, for numbers 1, 2, 3."""
-        return list(self._hands[3 * seat : 3 * seat + 3])
+        return [self._held(seat, n) for n in range(3)]
 
     def _sums(self, mask: int) -> list[int]:
         """Each seat's sum of numbers on the cells of `mask`."""
-        yellow = self._yellow & mask
-        blue = self._occ & ~self._yellow & mask
-        nums = self._nums
-        return [
-            sum((k + 1) * (nums[k] & colour).bit_count() for k in range(3))
-            for colour in (yellow, blue)
-        ]
+        out = []
+        for colour in (self._yellow, self._occ & ~self._yellow):
+            # The count over all three fields, plus over the 2s and 3s, plus over the 3s.
+            held = self._nums & (colour & mask) * REPEAT
+            out.append(
+                held.bit_count() + (held >> FIELD).bit_count() + (held >> 2 * FIELD).bit_count()
+            )
+        return out
 
     def stripe_sums(self) -> list[list[int]]:
         """[yellow sum, blue sum] for every stripe, in board order."""
         return [self._sums(stripe.mask) for stripe in self._t.geo.stripes]
 
     def fish(self) -> list[int]:
-        fish = [0, 0]
-        for y, b in self.stripe_sums():
-            if y > b:
-                fish[0] += 1
-            elif b > y:
-                fish[1] += 1
-        return fish
+        """Stripes won by yellow and by blue, read off the packed stripe sums at once."""
+        t = self._t
+        tally, tops = self._tally, t.stripe_tops
+        yellow = ((tally + t.stripe_ahead) & tops).bit_count()
+        blue = t.stripe_count - ((tally + t.stripe_level) & tops).bit_count()
+        return [yellow, blue]
 
     def interior(self) -> list[int]:
-        return self._sums(self._t.geo.interior_mask)
+        """Yellow's and blue's sums on the interior cells, from the tally."""
+        interior = self._tally >> self._t.interior_shift
+        return [interior & (1 << TALLY_BITS) - 1, interior >> TALLY_BITS]
 
     def scores(self) -> list[int]:
         return self.fish()
@@ -435,7 +460,7 @@ class GoramiState:
             winners, tiebreak = [], "draw"
         reason = "board-full" if self._occ == self._t.geo.full_mask else "no-move"
         details = {"fish": fish, "interior": interior, "tiebreak": tiebreak}
-        return Outcome(winners=winners, scores=list(fish), reason=reason, details=details)
+        return Outcome(winners, list(fish), reason, details)
 
     # -- serialisation ------------------------------------------------------------------------
 
@@ -454,7 +479,7 @@ class GoramiState:
             "discs": discs,
             "hands": [self.hand(0), self.hand(1)],
             "captured": self.captured(),
-            "history": list(self._history),
+            "history": self.history,
         }
 
     def view(self, seat: int | None) -> JSON:
@@ -497,16 +522,16 @@ class GoramiState:
             "to_move": self._to_move,
             "cells": cells,
             "rows": [[geo.cells[i].name for i in row] for row in geo.rows],
-            "hands": [{str(n): self._hands[3 * s + n - 1] for n in NUMBERS} for s in range(2)],
+            "hands": [{str(n): self._held(s, n - 1) for n in NUMBERS} for s in range(2)],
             "scores": fish,
             "fish": fish,
             "interior": self.interior(),
             "interior_cells": [geo.cells[i].name for i in geo.interior],
             "stripes": stripes,
             "legal_moves": self.legal_moves(),
-            "last_move": self._history[-1] if self._history else None,
+            "last_move": None if self._past is None else self._past[1],
             "captured": self.captured(),
-            "history": list(self._history),
+            "history": self.history,
             "dropped": [],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
@@ -540,6 +565,16 @@ def _check_seat(seat: int | None) -> None:
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 2
     ):
         raise ValueError(f"gorami: seat {seat!r} does not exist; seats are 0 (yellow), 1 (blue)")
+
+
+def _unroll(past: Past) -> list[str]:
+    """The moves of a history chain, oldest first."""
+    moves = []
+    while past is not None:
+        past, move = past
+        moves.append(move)
+    moves.reverse()
+    return moves
 
 
 def _listed(items: list[str]) -> str:
@@ -597,7 +632,7 @@ def setup(
         total = placed[0][n] + placed[1][n] + hands[0][n] + hands[1][n]
         if min(hands[0][n], hands[1][n]) < 0 or total != 2 * k:
             raise ValueError(f"gorami: there must be {2 * k} discs numbered {n + 1} in all")
-    flat = (*hands[0], *hands[1])
+    packed_hands = sum(count << HAND_BITS * i for i, count in enumerate((*hands[0], *hands[1])))
     flipped = 0
     for name in captured or ():
         cell = geo.by_name.get(name)
@@ -606,16 +641,29 @@ def setup(
         flipped |= 1 << cell
     if to_move not in (0, 1, None):
         raise ValueError(f"gorami: to_move must be 0, 1 or null, not {to_move!r}")
+    past: Past = None
+    for move in history or ():
+        past = (past, move)
+    # The tally from the masks, counted as _sums counts them.
+    tally = t.tally_start
+    for cell in range(len(geo.cells)):
+        if occ >> cell & 1:
+            seat = 0 if yellow >> cell & 1 else 1
+            for n in range(3):
+                if nums[n] >> cell & 1:
+                    tally += t.placed[cell][n][seat]
     state = GoramiState._make(
         t,
         seed,
         occ,
         yellow,
-        (nums[0], nums[1], nums[2]),
-        (blocked[0], blocked[1], blocked[2]),
-        flat,  # type: ignore[arg-type]
+        nums[0] | nums[1] << FIELD | nums[2] << 2 * FIELD,
+        (geo.full_mask & ~occ) * REPEAT
+        & ~(blocked[0] | blocked[1] << FIELD | blocked[2] << 2 * FIELD),
+        packed_hands,
+        tally,
         1 - (to_move or 0),
-        tuple(history or ()),
+        past,
         flipped,
     )
     if to_move is None and state.to_move is not None:

@@ -27,6 +27,9 @@ PER_KIND = 5  # pyramids of each size per player
 PER_PLAYER = PER_KIND * 3
 
 Board = tuple[str, ...]
+# A state keeps the squares each seat's pyramids top as one int: bit i for red on square i,
+# bit TOP_FIELD + i for blue.
+TOP_FIELD = 32
 
 
 class Pyramid(NamedTuple):
@@ -93,6 +96,8 @@ _CHARS = {
 }
 PYRAMIDS: dict[str, Pyramid] = {ch: Pyramid(*key) for key, ch in _CHARS.items()}
 SEAT_OF: dict[str, int] = {ch: p.seat for ch, p in PYRAMIDS.items()}
+# The seat whose pyramid tops a stack, by the stack's last character (`stack[-1:]`); 2 for none.
+TOP_SEAT: dict[str, int] = {"": 2, **SEAT_OF}
 SIZE_OF: dict[str, int] = {ch: p.size for ch, p in PYRAMIDS.items()}
 AS_TOUCHING: dict[str, str] = {ch: _CHARS[(p.seat, p.size, True)] for ch, p in PYRAMIDS.items()}
 AS_RESTING: dict[str, str] = {ch: _CHARS[(p.seat, p.size, False)] for ch, p in PYRAMIDS.items()}
@@ -106,13 +111,13 @@ def pyramid_char(seat: int, size: int, touching: bool) -> str:
 
 # stack -> (largest size, touching points, resting points). A memo, not game state: the same
 # few hundred stacks come up again and again and the answer never depends on anything else.
-_INFO: dict[str, tuple[int, int, int]] = {"": (0, 0, 0)}
+STACK_INFO: dict[str, tuple[int, int, int]] = {"": (0, 0, 0)}
 _INFO_LIMIT = 200_000
 
 
 def stack_info(stack: str) -> tuple[int, int, int]:
     """(largest size, touching points, resting points) of a stack."""
-    found = _INFO.get(stack)
+    found = STACK_INFO.get(stack)
     if found is not None:
         return found
     largest = touching = resting = 0
@@ -123,11 +128,34 @@ def stack_info(stack: str) -> tuple[int, int, int]:
             touching += size
         else:
             resting += size
-    if len(_INFO) > _INFO_LIMIT:
-        _INFO.clear()
-        _INFO[""] = (0, 0, 0)
-    found = _INFO[stack] = (largest, touching, resting)
+    if len(STACK_INFO) > _INFO_LIMIT:
+        STACK_INFO.clear()
+        STACK_INFO[""] = (0, 0, 0)
+    found = STACK_INFO[stack] = (largest, touching, resting)
     return found
+
+
+# stack + the character of a pyramid arriving on it -> the stack after it arrived (the pyramid's
+# status set by the arrival rule), or "" when it sinks. A memo like STACK_INFO, read directly by
+# `play`, which calls `arrive` only for a stack and pyramid it does not hold yet.
+ARRIVALS: dict[str, str] = {}
+
+
+def arrive(stack: str, piece: str) -> str:
+    """The stack once `piece` arrives on it, or "" when it then sinks (touching < resting)."""
+    largest, touching, resting = stack_info(stack)
+    size = SIZE_OF[piece]
+    if size > largest:
+        status = AS_TOUCHING[piece]
+        touching += size
+    else:
+        status = AS_RESTING[piece]
+        resting += size
+    after = "" if touching < resting else stack + status
+    if len(ARRIVALS) > _INFO_LIMIT:
+        ARRIVALS.clear()
+    ARRIVALS[stack + piece] = after
+    return after
 
 
 def build_stack(pieces: Iterable[tuple[int, int]]) -> str:

@@ -13,8 +13,10 @@ from pbem.games.mmw.board import (
     CELLS,
     NEIGHBOURS,
     PYRAMIDS,
+    SIZE,
     SQUARE_INDEX,
     SQUARE_NAMES,
+    TOP_FIELD,
     build_stack,
 )
 
@@ -33,6 +35,30 @@ MOVES_FROM: tuple[tuple[str, ...], ...] = tuple(
 MOVE_SQUARES: dict[str, tuple[int, int]] = {
     move_text(i, j): (i, j) for i in range(CELLS) for j in NEIGHBOURS[i]
 }
+
+# What `play` needs of a canonical move: the squares, the mask that clears both seats' top bits
+# of both squares, and the origin's and the destination's top bit per seat (and 0 for the origin
+# left empty, board.TOP_SEAT's seat 2).
+Step = tuple[int, int, int, tuple[int, int, int], tuple[int, int]]
+
+
+def _step(frm: int, to: int) -> Step:
+    from_bits = (1 << frm, 1 << (TOP_FIELD + frm), 0)
+    to_bits = (1 << to, 1 << (TOP_FIELD + to))
+    return frm, to, ~(sum(from_bits) | sum(to_bits)), from_bits, to_bits
+
+
+MOVE_STEPS: dict[str, Step] = {move: _step(*squares) for move, squares in MOVE_SQUARES.items()}
+
+# The moves out of the squares of one file (five squares, five bits of a seat's tops), for each
+# value of those bits, in sorted order.
+MOVES_BY_FILE: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(
+        tuple(move for r in range(SIZE) if bits >> r & 1 for move in MOVES_FROM[f * SIZE + r])
+        for bits in range(1 << SIZE)
+    )
+    for f in range(SIZE)
+)
 
 
 # Matched against text whose whitespace is already one space at most, hence ` ?` rather than

@@ -5,8 +5,15 @@ describes the representation), move and stack notation in `notation`, drawing in
 package's `__init__` is the registry entry.
 
 Repetition: a sinking removes pyramids for good, so no position from before the last sinking can
-recur. The window of positions since the last sinking (at most 101) is all we keep, as a tuple
-of hashes beside a tuple of the positions themselves (to confirm a hash match exactly).
+recur. The window of positions since the last sinking (at most 101) is all we keep, as a chain of
+nodes (hash, board, player to move, the node before) that each new position extends without
+copying. Beside it, two bit filters over the positions' hashes: the bits of the positions seen
+and of those seen twice. A position whose bit has not been seen twice cannot be there a third
+time, so the window is walked (comparing boards exactly) only when the filter says it may be.
+
+The history is a chain of (earlier, move) pairs for the same reason; `history` unrolls it.
+Each state also keeps which squares each seat's pyramids top (`_tops`, a bit per square in one
+field per seat), so legal moves, the origin check and "has a move" are bit tests.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from typing import Any
 
 from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary, refuse_drop
 from pbem.games.mmw.board import (
+    ARRIVALS,
     AS_RESTING,
     AS_TOUCHING,
     CELLS,
@@ -30,20 +38,34 @@ from pbem.games.mmw.board import (
     SIZE_OF,
     SQUARE_INDEX,
     SQUARE_NAMES,
+    TOP_FIELD,
+    TOP_SEAT,
     Board,
     Pyramid,
+    arrive,
     initial_board,
     stack_info,
     stack_pyramids,
 )
 from pbem.games.mmw.notation import (
     MOVE_SQUARES,
-    MOVES_FROM,
+    MOVE_STEPS,
+    MOVES_BY_FILE,
+    Step,
     move_text,
     parse_move,
     parse_stack,
     stack_text,
 )
+
+# A history: (the history before, the last move), or None before the first move.
+Past = tuple["Past", str] | None
+# The positions since the last sinking: (hash, board, player to move, the window before).
+Window = tuple[int, Board, int, "Window"] | None
+# Filter bits per window: at most 101 positions over 1024 bits, so random play walks the window
+# (_count) about once in a thousand plies, mostly for real repetitions.
+FILTER_MASK = 1023
+SEAT_TOPS = ((1 << CELLS) - 1, ((1 << CELLS) - 1) << TOP_FIELD)
 
 NAME = "mmw"
 TITLE = "Martian Mud Wrestling"
@@ -57,12 +79,14 @@ class MMWState:
 
     __slots__ = (
         "_board",
-        "_history",
-        "_keys",
         "_outcome",
+        "_past",
         "_pws",
         "_seed",
+        "_seen",
+        "_seen_twice",
         "_sunk",
+        "_tops",
         "_turn",
         "_window",
     )
@@ -71,38 +95,15 @@ class MMWState:
     _turn: int
     _pws: int
     _sunk: tuple[int, ...]
-    _history: tuple[str, ...]
-    _keys: tuple[int, ...]
-    _window: tuple[tuple[Board, int], ...]
+    _past: Past  # the history, newest move first
+    _window: Window  # the positions since the last sinking, newest first
+    _seen: int  # filter bits of the window's positions
+    _seen_twice: int  # filter bits hit by two or more of them
+    _tops: int  # squares topped by red, and TOP_FIELD bits up by blue
     _outcome: Outcome | None
     _seed: int
 
     # -- construction
-
-    @classmethod
-    def _make(
-        cls,
-        board: Board,
-        turn: int,
-        pws: int,
-        sunk: tuple[int, ...],
-        history: tuple[str, ...],
-        keys: tuple[int, ...],
-        window: tuple[tuple[Board, int], ...],
-        outcome: Outcome | None,
-        seed: int,
-    ) -> MMWState:
-        self = object.__new__(cls)
-        self._board = board
-        self._turn = turn
-        self._pws = pws
-        self._sunk = sunk
-        self._history = history
-        self._keys = keys
-        self._window = window
-        self._outcome = outcome
-        self._seed = seed
-        return self
 
     @classmethod
     def start(
@@ -124,10 +125,13 @@ class MMWState:
                 f"not {plies_without_sinking!r}"
             )
         on_board = [0] * 6
-        for stack in board:
+        tops = 0
+        for i, stack in enumerate(board):
             for ch in stack:
                 p = PYRAMIDS[ch]
                 on_board[p.seat * 3 + p.size - 1] += 1
+            if stack:
+                tops |= 1 << (i + TOP_FIELD * SEAT_OF[stack[-1]])
         for kind, count in enumerate(on_board):
             if count > PER_KIND:
                 seat, size = divmod(kind, 3)
@@ -135,21 +139,70 @@ class MMWState:
                     f"mmw: {count} {COLOURS[seat]} {SIZE_NAMES[size]} pyramids on the board; "
                     f"each player has only {PER_KIND}"
                 )
-        sunk = tuple(PER_KIND - n for n in on_board)
-        key = (board, turn)
-        state = cls._make(
-            board,
-            turn,
-            plies_without_sinking,
-            sunk,
-            tuple(history),
-            (hash(key),),
-            (key,),
-            None,
-            seed,
-        )
-        state._outcome = state._judge(sank=False)
+        past: Past = None
+        for move in history:
+            past = (past, move)
+        state = object.__new__(cls)
+        state._board = board
+        state._turn = turn
+        state._pws = plies_without_sinking
+        state._sunk = tuple(PER_KIND - n for n in on_board)
+        state._past = past
+        state._seed = seed
+        state._tops = tops
+        state._remember([(board, turn)])
+        state._outcome = state._judge(repeated=False)
         return state
+
+    def _remember(self, positions: Sequence[tuple[Board, int]]) -> None:
+        """Make `positions` (oldest first, ending with this one) the window and its filters."""
+        window: Window = None
+        seen = twice = 0
+        for board, turn in positions:
+            h = _key(board, turn)
+            bit = 1 << (h & FILTER_MASK)
+            if seen & bit:
+                twice |= bit
+            seen |= bit
+            window = (h, board, turn, window)
+        self._window = window
+        self._seen = seen
+        self._seen_twice = twice
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The chains unrolled for pickle and copy, which would recurse once per ply of them
+        (and the hashes left out: another process hashes strings differently)."""
+        positions = []
+        node = self._window
+        while node is not None:
+            _, board, turn, node = node
+            positions.append((board, turn))
+        positions.reverse()
+        return {
+            "board": self._board,
+            "turn": self._turn,
+            "pws": self._pws,
+            "sunk": self._sunk,
+            "history": self.history,
+            "window": positions,
+            "tops": self._tops,
+            "outcome": self._outcome,
+            "seed": self._seed,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._board = state["board"]
+        self._turn = state["turn"]
+        self._pws = state["pws"]
+        self._sunk = state["sunk"]
+        past: Past = None
+        for move in state["history"]:
+            past = (past, move)
+        self._past = past
+        self._remember(state["window"])
+        self._tops = state["tops"]
+        self._outcome = state["outcome"]
+        self._seed = state["seed"]
 
     # -- the contract
 
@@ -163,7 +216,7 @@ class MMWState:
 
     @property
     def history(self) -> list[str]:
-        return list(self._history)
+        return _unroll(self._past)
 
     @property
     def players(self) -> int:
@@ -205,80 +258,102 @@ class MMWState:
     def legal_moves(self) -> list[str]:
         if self._outcome is not None:
             return []
-        turn = self._turn
-        out: list[str] = []
-        for i, stack in enumerate(self._board):
-            if stack and SEAT_OF[stack[-1]] == turn:
-                out.extend(MOVES_FROM[i])
-        return out
+        tops = self._tops >> TOP_FIELD * self._turn
+        a, b, c, d, e = MOVES_BY_FILE
+        return [
+            *a[tops & 31],
+            *b[tops >> 5 & 31],
+            *c[tops >> 10 & 31],
+            *d[tops >> 15 & 31],
+            *e[tops >> 20 & 31],
+        ]
 
     def play(self, move: str) -> MMWState:
-        found = MOVE_SQUARES.get(move)
+        try:
+            step: Step | None = MOVE_STEPS[move]
+        except KeyError:
+            step = None
         shown = move
-        if found is None:
+        if step is None:
             found = parse_move(move)
             shown = " ".join(move.split())
             if self._outcome is not None:
                 raise IllegalMove(self._over_message(shown))
             self._check_geometry(shown, *found)
             move = move_text(*found)
+            step = MOVE_STEPS[move]
         elif self._outcome is not None:
             raise IllegalMove(self._over_message(move))
-        frm, to = found
-        board = self._board
-        src = board[frm]
+        frm, to, untop, from_bits, to_bits = step
         turn = self._turn
-        if not src or SEAT_OF[src[-1]] != turn:
+        tops = self._tops
+        if not tops & from_bits[turn]:
             raise IllegalMove(self._origin_message(shown, frm))
 
-        piece = src[-1]
+        board = self._board
+        src = board[frm]
         dst = board[to]
-        largest, touching, resting = stack_info(dst)
-        size = SIZE_OF[piece]
-        if size > largest:
-            piece = AS_TOUCHING[piece]
-            touching += size
-        else:
-            piece = AS_RESTING[piece]
-            resting += size
+        arrival = dst + src[-1]
+        after = ARRIVALS.get(arrival)
+        if after is None:
+            after = arrive(dst, src[-1])
         new = list(board)
-        new[frm] = src[:-1]
-        sank = touching < resting
-        sunk = self._sunk
-        if sank:
-            new[to] = ""
-            counts = list(sunk)
-            for ch in dst + piece:
-                p = PYRAMIDS[ch]
-                counts[p.seat * 3 + p.size - 1] += 1
-            sunk = tuple(counts)
-        else:
-            new[to] = dst + piece
+        left = src[:-1]
+        new[frm] = left
+        new[to] = after
         nboard = tuple(new)
         nturn = 1 - turn
-        key = (nboard, nturn)
-        h = hash(key)
-        if sank:
-            keys: tuple[int, ...] = (h,)
-            window: tuple[tuple[Board, int], ...] = (key,)
-            pws = 0
+        h = hash(nboard) + nturn  # _key, inline
+        tops = tops & untop | from_bits[TOP_SEAT[left[-1:]]]
+        state = object.__new__(MMWState)
+        if after:
+            tops |= to_bits[turn]
+            state._sunk = self._sunk
+            window = (h, nboard, nturn, self._window)
+            state._window = window
+            bit = 1 << (h & FILTER_MASK)
+            seen = self._seen
+            if seen & bit:
+                twice = self._seen_twice
+                if twice & bit:
+                    repeated = _count(window) >= REPETITIONS
+                else:
+                    repeated = False
+                    twice |= bit
+                state._seen = seen
+                state._seen_twice = twice
+            else:
+                repeated = False
+                state._seen = seen | bit
+                state._seen_twice = self._seen_twice
+            state._pws = pws = self._pws + 1
         else:
-            keys = (*self._keys, h)
-            window = (*self._window, key)
-            pws = self._pws + 1
-        state = MMWState._make(
-            nboard,
-            nturn,
-            pws,
-            sunk,
-            (*self._history, move),
-            keys,
-            window,
-            None,
-            self._seed,
-        )
-        state._outcome = state._judge(sank)
+            counts = list(self._sunk)
+            for ch in arrival:
+                p = PYRAMIDS[ch]
+                counts[p.seat * 3 + p.size - 1] += 1
+            state._sunk = tuple(counts)
+            # A sinking starts the window afresh: nothing before it can come back.
+            state._window = (h, nboard, nturn, None)
+            state._seen = 1 << (h & FILTER_MASK)
+            state._seen_twice = 0
+            state._pws = pws = 0
+            repeated = False
+        state._board = nboard
+        state._turn = nturn
+        state._tops = tops
+        state._past = (self._past, move)
+        state._seed = self._seed
+        # The end, in the order of the rules page (see _judge): stuck, repetition, 100 plies.
+        if not tops & SEAT_TOPS[nturn] or repeated or pws >= NO_SINKING_LIMIT:
+            state._outcome = state._judge(repeated)
+        else:
+            state._outcome = None
         return state
+
+    def _last_move(self) -> str | None:
+        past = self._past
+        return None if past is None else past[1]
 
     def scores(self) -> list[int]:
         sunk = self._sunk
@@ -287,27 +362,22 @@ class MMWState:
     # -- end of game
 
     def _has_move(self, seat: int) -> bool:
-        return any(stack and SEAT_OF[stack[-1]] == seat for stack in self._board)
+        return bool(self._tops & SEAT_TOPS[seat])
 
     def occurrences(self) -> int:
         """How often the current position has occurred (this one included)."""
-        key = (self._board, self._turn)
-        h = self._keys[-1]
-        if self._keys.count(h) == 1:
-            return 1
-        return sum(
-            1 for kh, k in zip(self._keys, self._window, strict=True) if kh == h and k == key
-        )
+        return _count(self._window)
 
-    def _judge(self, sank: bool) -> Outcome | None:
-        """The outcome of the position just reached, checked in the order of the rules page."""
+    def _judge(self, repeated: bool) -> Outcome | None:
+        """The outcome of the position just reached, checked in the order of the rules page;
+        `repeated`: the position is there for the third time since the last sinking."""
         turn = self._turn
         if not self._has_move(turn):
             other = 1 - turn
             if not self._has_move(other):
                 return Outcome([], self.scores(), "both-stuck", {"stuck": [0, 1]})
             return Outcome([other], self.scores(), "no-move", {"stuck": [turn]})
-        if not sank and len(self._keys) >= REPETITIONS and self.occurrences() >= REPETITIONS:
+        if repeated:
             return Outcome([], self.scores(), "repetition", {"occurrences": REPETITIONS})
         if self._pws >= NO_SINKING_LIMIT:
             return Outcome(
@@ -368,7 +438,9 @@ class MMWState:
     def _sentence(self, after: MMWState) -> str:
         """The sentence for the move that led from this position to `after`."""
         seat = self._turn
-        frm, to = MOVE_SQUARES[after._history[-1]]
+        move = after._last_move()
+        assert move is not None  # after is a play from this position
+        frm, to = MOVE_SQUARES[move]
         size = SIZE_OF[self._board[frm][-1]]
         below = self._board[to]
         largest, touching, resting = stack_info(below)
@@ -474,7 +546,7 @@ class MMWState:
             "board": {SQUARE_NAMES[i]: stack_text(s) for i, s in enumerate(self._board) if s},
             "turn": self._turn,
             "plies_without_sinking": self._pws,
-            "history": list(self._history),
+            "history": self.history,
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
 
@@ -509,12 +581,39 @@ class MMWState:
             "sunk_by_size": self.sunk_by_size(),
             "plies_without_sinking": self._pws,
             "occurrences": self.occurrences(),
-            "last_move": self._history[-1] if self._history else None,
-            "history": list(self._history),
+            "last_move": self._last_move(),
+            "history": self.history,
             "legal_moves": self.legal_moves(),
             "dropped": [],
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
+
+
+def _key(board: Board, turn: int) -> int:
+    """A position's hash, for the repetition filters and a quick test before comparing boards."""
+    return hash(board) + turn
+
+
+def _count(window: Window) -> int:
+    """How often the window's newest position occurs in it, that one included."""
+    assert window is not None
+    h, board, turn, earlier = window
+    count = 1
+    while earlier is not None:
+        other_h, other_board, other_turn, earlier = earlier
+        if other_h == h and other_turn == turn and other_board == board:
+            count += 1
+    return count
+
+
+def _unroll(past: Past) -> list[str]:
+    """The moves of a history chain, oldest first."""
+    moves = []
+    while past is not None:
+        past, move = past
+        moves.append(move)
+    moves.reverse()
+    return moves
 
 
 def _check_seat(seat: int | None) -> None:
@@ -641,8 +740,7 @@ def from_json(data: Mapping[str, Any]) -> MMWState:
         b = _undo(b, move, t)
         window.append((b, t))
     window.reverse()
-    state._window = tuple(window)
-    state._keys = tuple(hash(k) for k in window)
+    state._remember(window)
     outcome = data.get("outcome")
     state._outcome = None if outcome is None else Outcome.from_json(outcome)
     return state

@@ -1,0 +1,298 @@
+"""Golden digests of GORami and MMW games, recorded before the engines were made faster.
+
+Seeded random games per configuration (the ones bench/engines.py times), hashed as they go: every
+legal-move list; `json.dumps(to_json())` (key order kept, so the stored bytes are pinned, and with
+sort_keys) every few plies, at the end, and again after a `from_json` round trip; views, summaries
+and sentences; text drawings and the final SVG; the refusals of stale, foreign and junk moves. A
+faster engine must give the same digests: the same games, the same stored JSON, the same words.
+
+Regenerate (only when a rule or a format changes on purpose, never to make a speed-up pass):
+
+    PYTHONPATH=. .venv/bin/python tests/games/test_speed_equivalence_gorami_mmw.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+import pytest
+
+from pbem import games
+from pbem.games import MoveError
+from pbem.games.gorami import setup
+from pbem.games.mmw import position
+from pbem.games.mmw import rules as mmw_rules
+
+GAMES = 30
+EVERY = 7  # plies between full snapshots (JSON, views, round trip, refusals)
+
+CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
+    "gorami-22": ("gorami", {"board": 22}),
+    "gorami-16": ("gorami", {"board": 16}),
+    "gorami-24": ("gorami", {"board": 24}),
+    "mmw": ("mmw", {}),
+    # Often undoing the mover's own last move: repetitions after long quiet stretches.
+    "mmw-shuffle": ("mmw", {}),
+    # Hand-made positions (setup, position), odd ones included, played on from there.
+    "gorami-setup": ("gorami", {}),
+    "mmw-position": ("mmw", {}),
+}
+
+EXPECTED: dict[str, dict[str, str]] = {
+    "gorami-22": {
+        "legal": "8a9e0b5fb3a47a4586f40c7df41eecdb7556240fc7aff1c1bdf245759b97d3aa",
+        "json": "6d37f6c9c05a37fc4137cd0ee922667053a496841ddeb4165f5ebc632482481d",
+        "sorted": "e7914228459cda952482f4f05fb1bda728d95c8eaee175d93b0850edd2cf241c",
+        "reload": "df8cffb4ef888d288284173a52ceae6097e13b425ca59769d05fda78df253070",
+        "words": "7b651d9a6f35c8968756af4576adfd429f77a6f7bd3fe6533f36e16cd9f13a72",
+        "errors": "f7f85c4e2597dec03125b4fa0410c82eb97bdabc718e1a496061306aa34b4037",
+        "drawn": "7c4c572454234af2e9d735b6fbad5467bec872020a2b2dcafdc6a7c16a5ddb9f",
+    },
+    "gorami-16": {
+        "legal": "97ac0dab69a2a1bc86af87e592f097282ff7da229f998953a8c645fff81e6808",
+        "json": "c49ece25a10f55c6036710e5c6919544d896e52fd15211044694fc641bd49358",
+        "sorted": "fa77f6841bf2f3ca96851fb42895c3465c091d4fc122c234f1ef12a05e7ff42a",
+        "reload": "64233f4a169ae8eada3978e307513346b3880db80a6610982672676eb7905ae6",
+        "words": "e9690107046046819199118aefd888b7f1720c9fc6bc69bb461d9d324529a610",
+        "errors": "a0795e09abd798112e4935aa576453b3cbd0dd5bba7d4031feb30e926c495acb",
+        "drawn": "7ef768a8dee867df0f767ed5db24b5569e3bf14c265248f3e9c302e9c859533b",
+    },
+    "gorami-24": {
+        "legal": "cdc1de2d286ed106d9892cacff968b6883cc49feafa5535c65891a598a0fcabc",
+        "json": "1ede3986121ed9d003c90366bfd2acd9cd0b09e8abfd3700f185eb711cde3079",
+        "sorted": "f1fbc0449870dcef9b677a46128b9fdc2b5d51d2bda983384ea87e699712e820",
+        "reload": "dccb859ae96747f9ddb0a779fb78a6e5d8ac6737fec98999ee976d5131b40b51",
+        "words": "25415d222a3a3404eca67cead1fc34512fed1afd9f0ae179f89a97579a337713",
+        "errors": "ca0fa55ae60c9780f6e6b1d761afd28d783656ca85552fb92bc2798276c7c8ee",
+        "drawn": "f2918884f475b1b608e834e7b19beb8e487b348e7ee486f1b9d848fac5ac9b0b",
+    },
+    "mmw": {
+        "legal": "0cdaba2027401f0a9fc61194dac4ff9807b6e870dcab66d3d86a19f0f1a27f21",
+        "json": "3fe671dc6b7eeb809238cc129d8a2ed753badb33b7d49de6247beeee4bcc6e51",
+        "sorted": "d7a4ca62ef04d8b238a74111dfe19101d49fa8dee3d4bc971c3a45a50e1e81a3",
+        "reload": "00b9991dc182aa7a6756c8fc3548a56b89dd133e9ff451f2324b76909928c713",
+        "words": "6d6c9fd8dd5de23aeb5f831232e836b5e5435a6007bb0b79bc7170cbd9b38634",
+        "errors": "2745c32d90445af4c668c4695bf50c6dc52a41665db32a4bb150f240b6f74565",
+        "drawn": "6d8b6173d48f37cbe14fac57b2d055cb72f44cf431a6ce9fbd5da64f905cef58",
+    },
+    "mmw-shuffle": {
+        "legal": "1cf1839dfd406b5eb791660cb13372015f6b68ee784c785478f86aaa3a92f63d",
+        "json": "958fe811f1531fa005d7905420d6162976d8b229e32f99b3a0a5c66435995ec8",
+        "sorted": "84d1687a09574f3e146cbc10ccfa32841a9f7a568a5f7b5e2b6a6cb2b3d23fe2",
+        "reload": "3ec075757251f961d5affb6d8a5adeb73497e59df6d438ca5d34d4da78b28b2b",
+        "words": "15db155874678747f607d8d171aadd610c56014db2917a0b01407e14d3345418",
+        "errors": "e0fd6ac9da8a833850f01d1fce35cf846e400338515f81c549ab924012b4193c",
+        "drawn": "f05e75e88612639b3d638e5c17a484fc8e87a680f159f425cec21a29514776ec",
+    },
+    "gorami-setup": {
+        "legal": "3023da3d494542c7691590971d4ad090dcbad65e7adb1cd7af5b7ac9acca3aac",
+        "json": "be96339e922e847500a2cc83d069066225d1534025622999e1c757a914136d91",
+        "sorted": "ff7be7b0f19c0e92bcf657aede8a21abc9982079de5b14c4b68f823872a7b79f",
+        "reload": "727aac7d5d950936aad059b1b1f67908bd0832abb15e3a0d43cbfa8c946566d5",
+        "words": "82b3156052cf927309d019d32fc7f769007b8788f094f0028cd719e3a61f0a31",
+        "errors": "ee9af7fd274ef729ba2a6b0bad19fb0c71b8ca2fc559e8fc75c74cd862b83c25",
+        "drawn": "c58ed6aade64484a28a972e5e492289286be41ea8a14eb2f688ef7e20a3abefb",
+    },
+    "mmw-position": {
+        "legal": "2aac48d476dd7389a99a5650ef22b97795736c98ef4f95f6ad745fec2c385ddd",
+        "json": "e441ea1a5ad06d16929e89e8b95ea61a3743bb922016e2f990d1384bc6b0be2a",
+        "sorted": "e01203927bdd312e69ba51eff3d05d4b3bc615e2424317f980e89a0d558eae6f",
+        "reload": "50a04d6826275dbabb6de9a191c2ee26f9eddb62785836cae65fed61693b0a37",
+        "words": "4f4164c1710e2d2befb48fb51875872bd9d4fd4c994b0647ec103bd90c602229",
+        "errors": "1acb1bf6c4cdb87f1f412b914b2274fd31f93809e9f5e6a9990806d97b90be8a",
+        "drawn": "be30b45a6d4b90830ae524996e9d0d6d38acb850c1a53b11d5479f15d0c6d289",
+    },
+}
+
+
+def _dump(data: object) -> bytes:
+    return json.dumps(data).encode()
+
+
+def _universe(name: str, state: games.State) -> list[str]:
+    """Every canonical-looking move of the board, legal or not, to be refused where illegal."""
+    view = state.view(None)
+    if name == "gorami":
+        return [f"{n}{cell['name']}" for n in (1, 2, 3) for cell in view["cells"]]
+    squares = list(view["squares"])
+    return [f"{a}-{b}" for a in squares for b in squares]
+
+
+def _refusal(state: games.State, move: str) -> str:
+    try:
+        after = state.play(move)
+    except MoveError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return "played " + after.history[-1]
+
+
+def _gorami_setup(seed: int) -> games.State:
+    """A position of random discs, some turned over (so the hands are not the defaults), every
+    fifth with a cell written twice in different case: setup accepts that, and so it must play
+    on as it always did."""
+    rng = random.Random(f"gorami setup {seed}")
+    size = (16, 22, 24)[seed % 3]
+    cells = games.get("gorami").new(2, {"board": size}).view(None)["cells"]
+    per_number = 3 if size == 16 else 4
+    numbers: dict[str, int] = {}
+    discs: dict[str, str] = {}
+    placed = [[0, 0, 0], [0, 0, 0]]
+    for cell in rng.sample(cells, len(cells)):
+        if rng.random() < 0.4:
+            continue
+        n, seat = rng.randint(1, 3), rng.randint(0, 1)
+        if placed[seat][n - 1] == per_number:
+            continue
+        if any(numbers.get(near) == n for near in cell["neighbours"]):
+            continue
+        numbers[cell["name"]] = n
+        placed[seat][n - 1] += 1
+        discs[cell["name"]] = "yb"[seat] + str(n)
+    hands = [[per_number - placed[s][n] for n in range(3)] for s in range(2)]
+    captured = []
+    for name in list(discs)[: rng.randint(0, 3)]:
+        discs[name] = ("b" if discs[name][0] == "y" else "y") + discs[name][1]
+        captured.append(name)
+    if seed % 5 == 0 and discs:
+        # The second disc comes out of its hand, so the disc counts still add up.
+        twice = rng.choice(list(discs))
+        near = next(cell["neighbours"] for cell in cells if cell["name"] == twice)
+        for code in rng.sample(["y1", "b1", "y2", "b2", "y3", "b3"], 6):
+            seat, n = "yb".index(code[0]), int(code[1])
+            if hands[seat][n - 1] and all(numbers.get(other) != n for other in near):
+                hands[seat][n - 1] -= 1
+                discs[twice.upper()] = code
+                break
+    return setup(size, discs, to_move=seed % 2, hands=hands, seed=seed, captured=captured)
+
+
+def _mmw_position(seed: int) -> games.State:
+    """Any arrangement of some of the pyramids, either to move, some near the 100-ply draw."""
+    rng = random.Random(f"mmw position {seed}")
+    pyramids = [f"{c}{size}" for c in "rb" for size in (1, 2, 3) for _ in range(5)]
+    squares: dict[str, list[str]] = {}
+    for token in rng.sample(pyramids, len(pyramids)):
+        if rng.random() < 0.6:
+            square = f"{rng.choice('abcde')}{rng.randint(1, 5)}"
+            squares.setdefault(square, []).append(token)
+    pws = rng.choice([0, 0, 40, 97, 99, 100])
+    return position(squares, to_move=rng.randint(0, 1), plies_without_sinking=pws, seed=seed)
+
+
+def _start(key: str, seed: int) -> games.State:
+    name, options = CONFIGS[key]
+    if key == "gorami-setup":
+        return _gorami_setup(seed)
+    if key == "mmw-position":
+        return _mmw_position(seed)
+    return games.get(name).new(players=2, options=options, seed=seed)
+
+
+def _choose(key: str, state: games.State, moves: list[str], rng: random.Random) -> str:
+    if key in ("mmw-shuffle", "mmw-position") and len(state.history) >= 2 and rng.random() < 0.2:
+        frm, to = state.history[-2].split("-")
+        back = f"{to}-{frm}"
+        if back in moves:
+            return back
+    return rng.choice(moves)
+
+
+def digests(key: str, count: int = GAMES) -> dict[str, str]:
+    """sha256 per stream over `count` seeded games of one configuration."""
+    name = CONFIGS[key][0]
+    game = games.get(name)
+    kinds = ("legal", "json", "sorted", "reload", "words", "errors", "drawn")
+    streams = {s: hashlib.sha256() for s in kinds}
+    for seed in range(count):
+        rng = random.Random(seed)
+        try:
+            state = _start(key, seed)
+        except ValueError as exc:  # a hand-made position the engine refuses, and must refuse
+            streams["errors"].update(str(exc).encode())
+            continue
+        universe = _universe(name, state)
+        plies = 0
+        while True:
+            moves = state.legal_moves()
+            streams["legal"].update(_dump(moves))
+            snapshot = plies % EVERY == 0 or state.outcome is not None
+            if snapshot:
+                data = state.to_json()
+                streams["json"].update(_dump(data))
+                streams["sorted"].update(json.dumps(data, sort_keys=True).encode())
+                try:
+                    again = game.from_json(json.loads(json.dumps(data)))
+                except ValueError as exc:  # a cell written twice does not load back
+                    streams["reload"].update(str(exc).encode())
+                else:
+                    streams["reload"].update(_dump(again.to_json()))
+                    streams["reload"].update(_dump(again.legal_moves()))
+                    streams["reload"].update(_dump(again.view(None)))
+                for seat in (None, 0, 1):
+                    streams["words"].update(_dump(state.view(seat)))
+                    summary = state.summary(seat)
+                    streams["words"].update(repr(summary).encode())
+                streams["words"].update(_dump([state.scores(), state.describe_outcome()]))
+                streams["drawn"].update(game.render_text(state, seat=seed % 2).encode())
+                tries = [rng.choice(universe), rng.choice(universe), " ZZ ", "", "1-"]
+                tries += state.history[-3:]
+                for move in tries:
+                    if move not in moves:
+                        streams["errors"].update(_refusal(state, move).encode())
+                        try:
+                            state.describe(move)
+                        except MoveError as exc:
+                            streams["errors"].update(str(exc).encode())
+            if state.outcome is not None:
+                streams["json"].update(_dump(state.outcome.to_json()))
+                streams["drawn"].update(
+                    game.render_svg(state, seat=0, names=["Ann", "Bo"]).encode()
+                )
+                break
+            move = _choose(key, state, moves, rng)
+            before = state.to_json() if snapshot else None
+            if plies % 5 == 3:
+                # The loose spellings go through the parser, not the canonical fast path.
+                spelled = " " + move.upper() + " "
+                after, words = state.play_described(spelled)
+                assert after.history[-1] == move
+            else:
+                after, words = state.play_described(move)
+            streams["words"].update(words.encode())
+            if snapshot:
+                # Copy-on-play: a second line of play from the same position leaves both alone.
+                other = state.play(rng.choice(moves))
+                assert state.to_json() == before
+                assert other.history[:-1] == state.history
+            state = after
+            plies += 1
+    return {s: h.hexdigest() for s, h in streams.items()}
+
+
+@pytest.mark.parametrize("key", list(CONFIGS))
+def test_engines_play_the_recorded_games(key: str) -> None:
+    assert digests(key) == EXPECTED[key]
+
+
+@pytest.mark.parametrize("mask", [0, 3])
+@pytest.mark.parametrize("key", ["mmw", "mmw-shuffle", "mmw-position"])
+def test_mmw_games_do_not_depend_on_the_repetition_filter(
+    key: str, mask: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A filter of one or four bits says "maybe seen" almost always, so nearly every ply walks
+    the window: the exact comparison alone then decides, and the games must not change."""
+    monkeypatch.setattr(mmw_rules, "FILTER_MASK", mask)
+    assert digests(key) == EXPECTED[key]
+
+
+if __name__ == "__main__":
+    print("EXPECTED: dict[str, dict[str, str]] = {")
+    for key in CONFIGS:
+        print(f"    {key!r}: {{")
+        for stream, digest in digests(key).items():
+            print(f"        {stream!r}: {digest!r},")
+        print("    },")
+    print("}")
