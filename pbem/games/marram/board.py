@@ -22,6 +22,8 @@ DELTAS: tuple[Pos, Pos, Pos, Pos] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 SIDE_NAMES = ("north", "east", "south", "west")
 ROTATIONS = (0, 90, 180, 270)
 NO_REQ: Req = 0
+# Open positions by what they require, in no particular order.
+Groups = dict[Req, tuple[Pos, ...]]
 
 
 def unpack(req: Req) -> tuple[int, int, int, int]:
@@ -64,29 +66,27 @@ def neighbour(pos: Pos, d: int) -> Pos:
 def requirement(board: dict[Pos, Laid], pos: Pos) -> Req:
     """What a tile at `pos` must show on each side to match the laid neighbours."""
     x, y = pos
+    req = 0
+    # A neighbour's face knows what it asks of each side (Face.facing), unless pieces of it
+    # left the board: then its side is read again.
     n = board.get((x, y + 1))
-    e = board.get((x + 1, y))
-    s = board.get((x, y - 1))
-    w = board.get((x - 1, y))
-    return (
-        (reverse_code(n.side(2)) + 1 if n is not None else 0)
-        | (reverse_code(e.side(3)) + 1 if e is not None else 0) << 5
-        | (reverse_code(s.side(0)) + 1 if s is not None else 0) << 10
-        | (reverse_code(w.side(1)) + 1 if w is not None else 0) << 15
-    )
+    if n is not None:
+        req = n.face.facing[n.k][2] if not n.removed else reverse_code(n.side(2)) + 1
+    n = board.get((x + 1, y))
+    if n is not None:
+        req |= n.face.facing[n.k][3] if not n.removed else reverse_code(n.side(3)) + 1 << 5
+    n = board.get((x, y - 1))
+    if n is not None:
+        req |= n.face.facing[n.k][0] if not n.removed else reverse_code(n.side(0)) + 1 << 10
+    n = board.get((x - 1, y))
+    if n is not None:
+        req |= n.face.facing[n.k][1] if not n.removed else reverse_code(n.side(1)) + 1 << 15
+    return req
 
 
 def fits(face: Face, req: Req) -> tuple[int, ...]:
-    """Rotation indices (0-3) in which `face` meets the requirement, memoised per profile."""
-    found = face.fit_cache.get(req)
-    if found is None:
-        mask = 0
-        for d in range(4):
-            if req >> (5 * d) & 31:
-                mask |= 31 << (5 * d)
-        found = tuple(k for k, packed in enumerate(face.packed) if packed & mask == req)
-        face.fit_cache[req] = found
-    return found
+    """Rotation indices (0-3) in which `face` meets the requirement."""
+    return face.fit_cache.get(req, ())
 
 
 def mismatches(face: Face, k: int, packed: Req) -> list[str]:
@@ -113,28 +113,65 @@ def build_frontier(board: dict[Pos, Laid]) -> dict[Pos, Req]:
     return dict(sorted(frontier.items()))
 
 
-def refresh_frontier(board: dict[Pos, Laid], frontier: dict[Pos, Req], pos: Pos) -> None:
-    """Update `frontier` in place after the tile at `pos` was laid or changed."""
-    frontier.pop(pos, None)
-    for d in range(4):
-        n = neighbour(pos, d)
-        if n not in board:
-            frontier[n] = requirement(board, n)
+def refresh_frontier(
+    board: dict[Pos, Laid],
+    frontier: dict[Pos, Req],
+    groups: Groups,
+    pos: Pos,
+    changed: list[tuple[Pos, Req | None]],
+) -> None:
+    """Update `frontier` and its `groups` in place after the tile at `pos` was laid or changed;
+    add to `changed` each position whose requirement changed, with the one before (None when it
+    was not open).
+
+    Both are the caller's own copies; the groups' tuples are shared with other states and
+    replaced, never changed.
+    """
+    old = frontier.pop(pos, None)
+    if old is not None:
+        _ungroup(groups, old, pos)
+        changed.append((pos, old))
+    laid = board[pos]
+    toward = laid.face.facing[laid.k]
+    x, y = pos
+    for d, n in enumerate(((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))):
+        if n in board:
+            continue
+        was = frontier.get(n)
+        if laid.removed:
+            req = requirement(board, n)
+        elif was is None:
+            req = toward[d]  # its only laid neighbour is the tile at pos
+        else:
+            # Only the side facing pos changed.
+            req = was & _OTHER_SIDES[d] | toward[d]
+        if was != req:
+            changed.append((n, was))
+            if was is not None:
+                _ungroup(groups, was, n)
+            groups[req] = (*groups.get(req, ()), n)
+            frontier[n] = req
 
 
-def group_frontier(frontier: dict[Pos, Req]) -> dict[Req, list[Pos]]:
+# For the position beyond side d of a tile: the bits of its requirement that do not face the tile.
+_OTHER_SIDES = tuple(~(31 << 5 * ((d + 2) % 4)) for d in range(4))
+
+
+def _ungroup(groups: Groups, req: Req, pos: Pos) -> None:
+    members = groups[req]
+    if len(members) == 1:
+        del groups[req]
+    else:
+        i = members.index(pos)
+        groups[req] = members[:i] + members[i + 1 :]
+
+
+def group_frontier(frontier: dict[Pos, Req]) -> Groups:
     groups: dict[Req, list[Pos]] = {}
     for pos, req in frontier.items():
         groups.setdefault(req, []).append(pos)
-    return groups
+    return {req: tuple(members) for req, members in groups.items()}
 
 
-def fits_anywhere(face: Face, groups: dict[Req, list[Pos]]) -> bool:
-    cache = face.fit_cache
-    for req in groups:
-        rots = cache.get(req)
-        if rots is None:
-            rots = fits(face, req)
-        if rots:
-            return True
-    return False
+def fits_anywhere(face: Face, groups: Groups) -> bool:
+    return not groups.keys().isdisjoint(face.fit_cache.keys())

@@ -180,6 +180,33 @@ def creatures_on(board: dict[Pos, Laid], pos: Pos) -> list[Creature]:
     return out
 
 
+def complete_creatures_on(board: dict[Pos, Laid], pos: Pos) -> list[Creature]:
+    """The complete creatures among `creatures_on(board, pos)`, in the same order.
+
+    A piece on `pos` with a spoke facing an empty position belongs to an incomplete creature, so
+    it is not followed at all: most creatures are incomplete, and following them is the cost.
+    """
+    laid = board[pos]
+    face, k = laid.face, laid.k
+    x, y = pos
+    out: list[Creature] = []
+    seen: set[Node] = set()
+    for b in range(4):
+        i = laid.piece_at(b)
+        if i < 0 or (pos, i) in seen:
+            continue
+        for t in face.pieces[i].spokes:
+            dx, dy = DELTAS[(t + k) % 4]
+            if (x + dx, y + dy) not in board:
+                break
+        else:
+            creature = creature_at(board, pos, i)
+            seen |= creature.nodes
+            if creature.complete:
+                out.append(creature)
+    return out
+
+
 def _is_complete(board: dict[Pos, Laid], start: Node, known_open: set[Node]) -> bool:
     """Whether the region holding `start` is complete; stops at the first open side or creature.
 
