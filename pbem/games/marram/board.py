@@ -22,8 +22,9 @@ DELTAS: tuple[Pos, Pos, Pos, Pos] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 SIDE_NAMES = ("north", "east", "south", "west")
 ROTATIONS = (0, 90, 180, 270)
 NO_REQ: Req = 0
-# Open positions by what they require, in no particular order.
-Groups = dict[Req, tuple[Pos, ...]]
+# Open positions by what they require, in no particular order, each written as in a move
+# ("x,y " with its space: see `where`), which is all the legal moves need of them.
+Groups = dict[Req, tuple[str, ...]]
 
 
 def unpack(req: Req) -> tuple[int, int, int, int]:
@@ -129,7 +130,7 @@ def refresh_frontier(
     """
     old = frontier.pop(pos, None)
     if old is not None:
-        _ungroup(groups, old, pos)
+        _ungroup(groups, old, where(pos))
         changed.append((pos, old))
     laid = board[pos]
     toward = laid.face.facing[laid.k]
@@ -147,9 +148,10 @@ def refresh_frontier(
             req = was & _OTHER_SIDES[d] | toward[d]
         if was != req:
             changed.append((n, was))
+            text = where(n)
             if was is not None:
-                _ungroup(groups, was, n)
-            groups[req] = (*groups.get(req, ()), n)
+                _ungroup(groups, was, text)
+            groups[req] = (*groups.get(req, ()), text)
             frontier[n] = req
 
 
@@ -157,19 +159,24 @@ def refresh_frontier(
 _OTHER_SIDES = tuple(~(31 << 5 * ((d + 2) % 4)) for d in range(4))
 
 
-def _ungroup(groups: Groups, req: Req, pos: Pos) -> None:
+def where(pos: Pos) -> str:
+    """A position as moves write it, with the space after it: "3,-1 "."""
+    return f"{pos[0]},{pos[1]} "
+
+
+def _ungroup(groups: Groups, req: Req, text: str) -> None:
     members = groups[req]
     if len(members) == 1:
         del groups[req]
     else:
-        i = members.index(pos)
+        i = members.index(text)
         groups[req] = members[:i] + members[i + 1 :]
 
 
 def group_frontier(frontier: dict[Pos, Req]) -> Groups:
-    groups: dict[Req, list[Pos]] = {}
+    groups: dict[Req, list[str]] = {}
     for pos, req in frontier.items():
-        groups.setdefault(req, []).append(pos)
+        groups.setdefault(req, []).append(where(pos))
     return {req: tuple(members) for req, members in groups.items()}
 
 

@@ -191,8 +191,8 @@ def complete_creatures_on(board: dict[Pos, Laid], pos: Pos) -> list[Creature]:
     x, y = pos
     out: list[Creature] = []
     seen: set[Node] = set()
-    for b in range(4):
-        i = laid.piece_at(b)
+    on = face.piece_at[k] if not laid.removed else [laid.piece_at(b) for b in range(4)]
+    for i in on:
         if i < 0 or (pos, i) in seen:
             continue
         for t in face.pieces[i].spokes:

@@ -211,9 +211,11 @@ class MarramState:
     def _clone(self) -> MarramState:
         new = MarramState.__new__(MarramState)
         new.setup = self.setup
-        new.board = dict(self.board)
-        new.frontier = dict(self.frontier)
-        new.frontier_groups = dict(self.frontier_groups)
+        # dict.copy, not dict(): it clones the table even after deletions (dict() then
+        # inserts key by key).
+        new.board = self.board.copy()
+        new.frontier = self.frontier.copy()
+        new.frontier_groups = self.frontier_groups.copy()
         new.flippable = self.flippable
         # Tokens, lost, bag, discarded, dropped and each hand are shared until replaced (never
         # changed in place); the rest changes in place and is copied.
@@ -298,7 +300,7 @@ class MarramState:
     # -- caches of the current position ---------------------------------------------------------
 
     def groups(self) -> bd.Groups:
-        """Open positions grouped by what they require."""
+        """Open positions grouped by what they require (written "x,y ")."""
         return self.frontier_groups
 
     def flip_options(self) -> dict[Pos, tuple[int, ...]]:
@@ -357,13 +359,14 @@ class MarramState:
         reqs = groups.keys()
         tails_at: dict[str, tuple[str, ...]] = {}
         for tid in self.hands[seat]:
-            by_req = tiles[tid].front.tails_by_requirement(variant, boots, forks, bets)
+            face = tiles[tid].front
+            by_req = face.tails_by_requirement(variant, boots, forks, bets)
             head = f"place {tid} "
             # What the face meets of what open positions ask (a set operation over the smaller).
-            for req in by_req.keys() & reqs:
+            for req in face.fit_cache.keys() & reqs:
                 tails = by_req[req]
-                for x, y in groups[req]:
-                    tails_at[f"{head}{x},{y} "] = tails
+                for text in groups[req]:
+                    tails_at[head + text] = tails
         if shovels:
             for (x, y), rots in self.flips.items():
                 back = tiles[self.board[(x, y)].tile].back
@@ -374,21 +377,32 @@ class MarramState:
         return [prefix + tail for prefix in sorted(tails_at) for tail in tails_at[prefix]]
 
     def _regenerate(self, base: Base) -> list[str] | None:
-        """The legal moves of a second action, from those of the first: only the placed tile and
-        the positions and flips the first action changed differ (None when more did).
+        """The legal moves of a second action, from those of the first: only the placed tile,
+        the positions and flips the first action changed, and the moves needing what it spent
+        differ (None when more did: something came back to the seat's supply).
 
         `play` gives the base only when the hand lost nothing but the placed tile (no dead tile
-        was discarded in between); the seat's flags must not have changed either.
+        was discarded in between).
         """
-        legal, flags, placed = base
+        legal, was_flags, placed = base
         assert self.to_move_seat is not None
         seat = self.to_move_seat
-        if flags != self._flags(seat) or legal == ["pass"]:
-            return None
+        flags = self._flags(seat)
+        if legal == ["pass"] or any(
+            now and not was for was, now in zip(was_flags, flags, strict=True)
+        ):
+            return None  # moves the first action could not make, all over the board
         boots, forks, bets, shovels = flags
         variant = self.setup.variant
         tiles = self.setup.tiles
-        moves = list(legal)
+        if flags == was_flags:
+            moves = list(legal)
+        else:
+            # The first action spent the seat's last boot, fork or bet, or its last shovel.
+            moves = legal
+            for word, had, has in zip(_SPENT, was_flags, flags, strict=True):
+                if had and not has:
+                    moves = [m for m in moves if word not in m]
         if placed >= 0:
             _cut(moves, f"place {placed} ")
         faces = [(f"place {t} ", tiles[t].front) for t in self.hands[seat]]
@@ -739,6 +753,7 @@ class MarramState:
         board spokes `removed`: only a flippable tile beside a changed side can have changed."""
         board = self.board
         flippable = self.flippable
+        old = self.flips
         x, y = pos
         near = [(x, y), (x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)]
         for p, b in removed:
@@ -747,17 +762,20 @@ class MarramState:
         flips: dict[Pos, tuple[int, ...]] | None = None
         tiles = self.setup.tiles
         for p in near:
+            if p not in flippable and p not in old:
+                continue
             if p in flippable:
                 back = tiles[board[p].tile].back
                 assert back is not None
                 rots = bd.fits(back, bd.requirement(board, p))
             else:
                 rots = ()
+            # `near` may name a position twice: compare with the flips as already updated.
             was = self.flips.get(p, ())
             if was != rots:
                 self._flipped.append((p, was))
                 if flips is None:
-                    flips = self.flips = dict(self.flips)
+                    flips = self.flips = old.copy()
                 if rots:
                     flips[p] = rots
                 else:
@@ -769,30 +787,37 @@ class MarramState:
         """Score every complete feature with a part on the acted tile, creatures first."""
         board = self.board
         freed: list[tuple[Pos, int]] = []
-        for creature in complete_creatures_on(board, pos):
-            self._score_creature(creature, ply)
-            if self.setup.variant != "classic":
-                self._remove(creature, ply)
-                for p, b in sorted(creature.spokes):
-                    freed += [(p, b), (p, (b + 1) % 4)]
+        if board[pos].face.pieces:
+            for creature in complete_creatures_on(board, pos):
+                self._score_creature(creature, ply)
+                if self.setup.variant != "classic":
+                    self._remove(creature, ply)
+                    for p, b in sorted(creature.spokes):
+                        freed += [(p, b), (p, (b + 1) % 4)]
         # A quadrant of the acted tile beside an empty position or a piece is in an incomplete
-        # region (rules 3.1): only the others are searched.
+        # region (rules 3.1): only the others are searched. Quadrant q lies on sides and
+        # spokes q and q - 1.
         laid = board[pos]
         x, y = pos
-        closed = [
+        n, e, s, w = (
             (x, y + 1) in board,
             (x + 1, y) in board,
             (x, y - 1) in board,
             (x - 1, y) in board,
-        ]
-        nodes = [
-            (pos, q)
-            for q in range(4)
-            if closed[q]
-            and closed[q - 1]
-            and laid.piece_at(q) < 0
-            and laid.piece_at((q + 3) % 4) < 0
-        ]
+        )
+        if laid.removed:
+            on = [laid.piece_at(b) >= 0 for b in range(4)]
+        else:
+            on = [i >= 0 for i in laid.face.piece_at[laid.k]]
+        nodes = []
+        if n and w and not (on[0] or on[3]):
+            nodes.append((pos, 0))
+        if e and n and not (on[1] or on[0]):
+            nodes.append((pos, 1))
+        if s and e and not (on[2] or on[1]):
+            nodes.append((pos, 2))
+        if w and s and not (on[3] or on[2]):
+            nodes.append((pos, 3))
         nodes += freed
         if nodes:
             for region in complete_regions_at(board, nodes):
@@ -915,7 +940,15 @@ class MarramState:
         """The threshold check at the end of `seat`'s turn (after its draw), then the turn passes
         to the next seat still playing. True when the game ended."""
         threshold = self.setup.threshold
-        if threshold is not None and max(self.score_list[s] for s in self.playing()) >= threshold:
+        if (
+            threshold is not None
+            and max(
+                self.score_list
+                if not self.dropped_list
+                else [self.score_list[s] for s in self.playing()]
+            )
+            >= threshold
+        ):
             self._finish("threshold", bonus=False, threshold=threshold, turn_of=seat)
             return True
         self.to_move_seat = self._next_seat(seat)
@@ -1180,6 +1213,10 @@ class MarramState:
         state._base = None
         state._reset_caches()
         return state
+
+
+# What marks a move that needs a boot, a fork, a bet or a shovel (see Flags).
+_SPENT = (" boot ", " fork ", " bet ", "flip ")
 
 
 def _cut(moves: list[str], prefix: str) -> None:

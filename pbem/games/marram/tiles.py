@@ -111,7 +111,7 @@ class Face:
     _tails: dict[tuple[tuple[int, ...], str, bool, bool, bool], tuple[str, ...]] = field(
         init=False, repr=False
     )
-    _req_tails: dict[tuple[str, bool, bool, bool], dict[int, tuple[str, ...]]] = field(
+    _req_tails: dict[tuple[str, bool, bool, bool], _TailsByRequirement] = field(
         init=False, repr=False
     )
     # Packed requirement -> fitting rotations, complete (a requirement not in it fits in no
@@ -229,15 +229,12 @@ class Face:
     def tails_by_requirement(
         self, variant: str, boots: bool, forks: bool, bets: bool
     ) -> dict[int, tuple[str, ...]]:
-        """`tails` of the fitting rotations for every requirement this face meets (the keys
-        are those of `fit_cache`)."""
+        """`tails` of the fitting rotations by requirement, for any requirement this face
+        meets (see `fit_cache`); filled as they are asked for."""
         key = (variant, boots, forks, bets)
         found = self._req_tails.get(key)
         if found is None:
-            found = self._req_tails[key] = {
-                req: self.tails(rots, variant, boots, forks, bets)
-                for req, rots in self.fit_cache.items()
-            }
+            found = self._req_tails[key] = _TailsByRequirement(self, key)
         return found
 
     def description(self) -> dict[str, Any]:
@@ -252,6 +249,20 @@ class Face:
         if self.prey:
             out["prey"] = [[SPOKES[s], a] for s, a in self.prey]
         return out
+
+
+class _TailsByRequirement(dict[int, tuple[str, ...]]):
+    """A face's `tails` by requirement for one variant and supply: a dict, so that a lookup of
+    one already found costs no call."""
+
+    def __init__(self, face: Face, key: tuple[str, bool, bool, bool]) -> None:
+        super().__init__()
+        self.face = face
+        self.key = key
+
+    def __missing__(self, req: int) -> tuple[str, ...]:
+        found = self[req] = self.face.tails(self.face.fit_cache[req], *self.key)
+        return found
 
 
 @dataclass(frozen=True, eq=False)

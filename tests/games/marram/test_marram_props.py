@@ -46,9 +46,9 @@ def check_invariants(state: MarramState) -> None:
     for pos, req in state.frontier.items():
         assert pos not in state.board and req == requirement(state.board, pos)
     # What the engine keeps up to date action by action, found again from the board.
-    groups: dict[int, set[Pos]] = {}
-    for pos, req in state.frontier.items():
-        groups.setdefault(req, set()).add(pos)
+    groups: dict[int, set[str]] = {}
+    for (x, y), req in state.frontier.items():
+        groups.setdefault(req, set()).add(f"{x},{y} ")
     assert {req: set(members) for req, members in state.frontier_groups.items()} == groups
     flips = {}
     for pos, laid in state.board.items():
