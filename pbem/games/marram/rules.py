@@ -1053,34 +1053,45 @@ class MarramState:
         """Incomplete claimed features score for their majority holders (rules section 6)."""
         ply = len(self.history_list)
         bonus = [0] * self.setup.players
-        seen: set[tuple[str, Pos, int]] = set()
+        # Claims on quadrants as region nodes (pos, quadrant), on spokes as (pos, spoke).
+        on_quadrants: list[tuple[int, Pos, int]] = []
+        on_spokes: list[tuple[int, Pos, int]] = []
+        for t in self.tokens:
+            if t.kind != "bet":
+                if t.loc in QUADRANT_INDEX:
+                    on_quadrants.append((t.seat, t.pos, QUADRANT_INDEX[t.loc]))
+                else:
+                    on_spokes.append((t.seat, t.pos, SPOKE_INDEX[t.loc]))
+        seen_regions: set[tuple[Pos, int]] = set()
+        seen_creatures: set[tuple[Pos, int]] = set()
         for t in self.tokens:
             if t.kind == "bet":
                 continue
+            counts = [0] * self.setup.players
             if t.loc in QUADRANT_INDEX:
                 q = QUADRANT_INDEX[t.loc]
-                if ("r", t.pos, q) in seen:
+                if (t.pos, q) in seen_regions:
                     continue
                 region = region_at(self.board, t.pos, q)
-                seen.update(("r", p, i) for p, i in region.nodes)
+                seen_regions |= region.nodes
                 if region.complete:
                     continue
-                on = {(p, QUADRANTS[i]) for p, i in region.nodes}
+                for seat, p, i in on_quadrants:
+                    if (p, i) in region.nodes:
+                        counts[seat] += 1
                 value = region.end_bonus()
             else:
                 piece = self.board[t.pos].piece_at(SPOKE_INDEX[t.loc])
-                if piece < 0 or ("c", t.pos, piece) in seen:
+                if piece < 0 or (t.pos, piece) in seen_creatures:
                     continue
                 creature = creature_at(self.board, t.pos, piece)
-                seen.update(("c", p, i) for p, i in creature.nodes)
+                seen_creatures |= creature.nodes
                 if creature.complete:
                     continue
-                on = {(p, SPOKES[b]) for p, b in creature.spokes}
+                for seat, p, b in on_spokes:
+                    if (p, b) in creature.spokes:
+                        counts[seat] += 1
                 value = creature.pieces
-            counts = [0] * self.setup.players
-            for other in self.tokens:
-                if other.kind != "bet" and (other.pos, other.loc) in on:
-                    counts[other.seat] += 1
             for w in majority(counts):
                 bonus[w] += value
         for seat, points in enumerate(bonus):
