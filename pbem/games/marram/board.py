@@ -130,12 +130,14 @@ def refresh_frontier(
     """
     old = frontier.pop(pos, None)
     if old is not None:
-        _ungroup(groups, old, where(pos))
+        _ungroup(groups, old, _WHERE.get(pos) or where(pos))
         changed.append((pos, old))
     laid = board[pos]
     toward = laid.face.facing[laid.k]
     x, y = pos
-    for d, n in enumerate(((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))):
+    d = -1
+    for n in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
+        d += 1
         if n in board:
             continue
         was = frontier.get(n)
@@ -148,7 +150,7 @@ def refresh_frontier(
             req = was & _OTHER_SIDES[d] | toward[d]
         if was != req:
             changed.append((n, was))
-            text = where(n)
+            text = _WHERE.get(n) or where(n)
             if was is not None:
                 _ungroup(groups, was, text)
             groups[req] = (*groups.get(req, ()), text)
@@ -161,7 +163,13 @@ _OTHER_SIDES = tuple(~(31 << 5 * ((d + 2) % 4)) for d in range(4))
 
 def where(pos: Pos) -> str:
     """A position as moves write it, with the space after it: "3,-1 "."""
-    return f"{pos[0]},{pos[1]} "
+    text = _WHERE[pos] = f"{pos[0]},{pos[1]} "
+    return text
+
+
+# `where` of the positions met so far: a board spans at most a tile set's width around the
+# start, so this stays small.
+_WHERE: dict[Pos, str] = {}
 
 
 def _ungroup(groups: Groups, req: Req, text: str) -> None:

@@ -220,7 +220,7 @@ class MarramState:
         # Tokens, lost, bag, discarded, dropped and each hand are shared until replaced (never
         # changed in place); the rest changes in place and is copied.
         new.tokens = self.tokens
-        new.supplies = [list(s) for s in self.supplies]
+        new.supplies = list(map(list, self.supplies))
         new.lost = self.lost
         new.score_list = list(self.score_list)
         new.hands = list(self.hands)
