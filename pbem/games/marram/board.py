@@ -163,7 +163,9 @@ _OTHER_SIDES = tuple(~(31 << 5 * ((d + 2) % 4)) for d in range(4))
 
 def where(pos: Pos) -> str:
     """A position as moves write it, with the space after it: "3,-1 "."""
-    text = _WHERE[pos] = f"{pos[0]},{pos[1]} "
+    text = _WHERE.get(pos)
+    if text is None:
+        text = _WHERE[pos] = f"{pos[0]},{pos[1]} "
     return text
 
 

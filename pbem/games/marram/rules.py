@@ -62,6 +62,11 @@ Flags = tuple[bool, bool, bool, bool]
 Base = tuple[list[str], Flags, int]
 
 
+# NamedTuple(...) goes through a generated Python __new__; tuple.__new__(cls, values) makes the
+# same object without it, on the paths every action takes.
+_new = tuple.__new__
+
+
 class Token(NamedTuple):
     seat: int
     kind: str  # "boot", "fork" or "bet"
@@ -114,6 +119,7 @@ class MarramState:
 
     __slots__ = (
         "_base",
+        "_flip_cache",
         "_flipped",
         "_legal",
         "_opened",
@@ -162,6 +168,8 @@ class MarramState:
     outcome_value: Outcome | None
     _legal: list[str] | None
     _base: Base | None
+    # (flips, supply flags, the flip moves): see _flip_moves. Never changed, shared by children.
+    _flip_cache: tuple[dict[Pos, tuple[int, ...]], tuple[bool, bool, bool], list[str]] | None
     # What the action that made this state changed: open positions (with the requirement each
     # had before, None when it was not open) and flips (with the rotations before, () for none).
     _opened: list[tuple[Pos, Req | None]]
@@ -201,6 +209,7 @@ class MarramState:
         state.log = []
         state.outcome_value = None
         state._base = None
+        state._flip_cache = None
         state._reset_caches()
         state._prepare()
         return state
@@ -234,6 +243,7 @@ class MarramState:
         new.log = list(self.log)
         new.outcome_value = self.outcome_value
         new._base = None
+        new._flip_cache = self._flip_cache
         new._opened = []
         new._flipped = []
         new._reset_caches()
@@ -367,14 +377,30 @@ class MarramState:
                 tails = by_req[req]
                 for text in groups[req]:
                     tails_at[head + text] = tails
+        moves = []
         if shovels:
-            for (x, y), rots in self.flips.items():
-                back = tiles[self.board[(x, y)].tile].back
-                assert back is not None
-                tails_at[f"flip {x},{y} "] = back.tails(rots, variant, boots, forks, bets)
-        if not tails_at:
+            moves = self._flip_moves(boots, forks, bets)
+        if not tails_at and not moves:
             return ["pass"]
-        return [prefix + tail for prefix in sorted(tails_at) for tail in tails_at[prefix]]
+        # Flips sort before placements.
+        return moves + [prefix + tail for prefix in sorted(tails_at) for tail in tails_at[prefix]]
+
+    def _flip_moves(self, boots: bool, forks: bool, bets: bool) -> list[str]:
+        """The flips, sorted; the same list as the position played from when its flips are this
+        position's (the dict is shared until an action changes it) for the same supply."""
+        cached = self._flip_cache
+        if cached is not None and cached[0] is self.flips and cached[1] == (boots, forks, bets):
+            return cached[2]
+        variant = self.setup.variant
+        tiles = self.setup.tiles
+        tails_at: dict[str, tuple[str, ...]] = {}
+        for pos, rots in self.flips.items():
+            back = tiles[self.board[pos].tile].back
+            assert back is not None
+            tails_at["flip " + bd.where(pos)] = back.tails(rots, variant, boots, forks, bets)
+        moves = [prefix + tail for prefix in sorted(tails_at) for tail in tails_at[prefix]]
+        self._flip_cache = (self.flips, (boots, forks, bets), moves)
+        return moves
 
     def _regenerate(self, base: Base) -> list[str] | None:
         """The legal moves of a second action, from those of the first: only the placed tile,
@@ -405,17 +431,23 @@ class MarramState:
                     moves = [m for m in moves if word not in m]
         if placed >= 0:
             _cut(moves, f"place {placed} ")
-        faces = [(f"place {t} ", tiles[t].front) for t in self.hands[seat]]
+        faces = [
+            (
+                f"place {t} ",
+                tiles[t].front.fit_cache,
+                tiles[t].front.tails_by_requirement(variant, boots, forks, bets),
+            )
+            for t in self.hands[seat]
+        ]
         frontier = self.frontier
-        for (x, y), was in self._opened:
-            now = frontier.get((x, y))
-            where = f"{x},{y} "
-            for head, face in faces:
-                table = face.fit_cache
+        for pos, was in self._opened:
+            now = frontier.get(pos)
+            where = bd.where(pos)
+            for head, table, by_req in faces:
                 if was in table:
                     _cut(moves, head + where)
                 if now in table:
-                    _put(moves, head + where, face.tails(table[now], variant, boots, forks, bets))
+                    _put(moves, head + where, by_req[now])
         if shovels:
             for (x, y), was_rots in self._flipped:
                 prefix = f"flip {x},{y} "
@@ -474,7 +506,7 @@ class MarramState:
                     bet = rest[-1]
             if tid < 0:
                 face = tiles[self.board[pos].tile].back
-            m = Move(action, tid, pos, ROTATION_WORDS[rest[0]], claim, loc, bet)
+            m = _new(Move, (action, tid, pos, ROTATION_WORDS[rest[0]], claim, loc, bet))
         seat = self.to_move_seat
         assert seat is not None
         flags = self._flags(seat)
@@ -657,7 +689,7 @@ class MarramState:
                 hand = list(self.hands[seat])
                 hand.remove(m.tile)
                 self.hands[seat] = hand
-                board[pos] = Laid(m.tile, k, 0, 0, face)
+                board[pos] = _new(Laid, (m.tile, k, 0, 0, face))
                 if self.setup.tiles[m.tile].back is not None:
                     self.flippable = self.flippable | {pos}
                 log.append(
@@ -710,7 +742,7 @@ class MarramState:
             bd.refresh_frontier(board, self.frontier, self.frontier_groups, pos, self._opened)
             if m.claim:
                 self.supplies[seat][KIND_INDEX[m.claim]] -= 1
-                self.tokens = [*self.tokens, Token(seat, m.claim, pos, m.loc)]
+                self.tokens = [*self.tokens, _new(Token, (seat, m.claim, pos, m.loc))]
                 log.append(
                     {
                         "ply": ply,
@@ -724,7 +756,7 @@ class MarramState:
                 )
             if m.bet:
                 self.supplies[seat][BET] -= 1
-                self.tokens = [*self.tokens, Token(seat, "bet", pos, m.bet)]
+                self.tokens = [*self.tokens, _new(Token, (seat, "bet", pos, m.bet))]
                 animal = face.prey_at[k][SPOKE_INDEX[m.bet]]
                 log.append(
                     {
@@ -1222,6 +1254,7 @@ class MarramState:
         outcome = data.get("outcome")
         state.outcome_value = None if outcome is None else Outcome.from_json(outcome)
         state._base = None
+        state._flip_cache = None
         state._reset_caches()
         return state
 
