@@ -514,3 +514,32 @@ if __name__ == "__main__":
     for case in CASES:
         print(f"    {_key(*case)!r}: {record(*case)!r},")
     print("}")
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_siblings_played_from_one_position_match_a_fresh_replay(players: int, variant: str) -> None:
+    """Many moves played from one position (as a search does) each give what the same move
+    gives from that position read back from JSON (no cached legal moves: parsed and checked in
+    full), and leave the position and each other alone."""
+    rng = random.Random(players * 7 + len(variant))
+    state = GAME.new(players, {"variant": variant, "length": "long"}, seed=players)
+    assert isinstance(state, MarramState)
+    ply = 0
+    while state.outcome is None:
+        legal = state.legal_moves()
+        if ply % 7 == 3:
+            before = _dump(state.to_json())
+            children = [(m, state.play(m)) for m in rng.sample(legal, min(15, len(legal)))]
+            children_json = [_dump(child.to_json()) for _, child in children]
+            for (move, child), seen in zip(children, children_json, strict=True):
+                fresh = MarramState.from_json(json.loads(before)).play(move)
+                assert _dump(fresh.to_json()) == seen
+                assert child.legal_moves() == fresh.legal_moves()
+                if child.outcome is None:
+                    reply = rng.choice(child.legal_moves())
+                    assert _dump(child.play(reply).to_json()) == _dump(fresh.play(reply).to_json())
+            assert _dump(state.to_json()) == before
+            assert [_dump(child.to_json()) for _, child in children] == children_json
+        state = state.play(rng.choice(legal))
+        ply += 1
