@@ -3,8 +3,9 @@
 A board is a plain dict `(x, y) -> Laid`, copied shallowly on every action. The frontier maps
 each empty position touching a laid tile to its requirement: for each side N, E, S, W the side
 code a tile must show there (-1 when nothing is laid beyond). Requirements change only next to the
-acted tile, so the frontier is kept incrementally and legal placements cost one cached lookup per
-(tile profile, requirement) pair.
+acted tile, and there only on the side facing it, so the frontier and its groups by requirement
+are kept incrementally; a face's complete table of the requirements it meets (Face.fit_cache)
+makes a fit one lookup, and the requirements a tile meets anywhere one set intersection.
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """The Marram state: turns of two actions, claims and bets, scoring, dead tiles and the end.
 
 Every public method leaves the state alone; `play` validates on the old state, then builds the new
-one by copying the (small, flat) containers and changing the copy.
+one by copying the (small, flat) containers it changes in place and sharing the others, which are
+replaced rather than changed (see `_clone`). Random playouts and searches call `legal_moves()` and
+then `play` one of them: a listed move is played without being read again, and a second action's
+legal moves are the first action's, brought up to date (`_regenerate`).
 """
 
 from __future__ import annotations
