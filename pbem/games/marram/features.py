@@ -86,25 +86,30 @@ def region_at(board: dict[Pos, Laid], pos: Pos, quadrant: int) -> Region:
     gold = silver = flowers = 0
     while stack:
         node = stack.pop()
-        (x, y), q = node
-        laid = board[(x, y)]
+        here, q = node
+        x, y = here
+        laid = board[here]
         face, k = laid.face, laid.k
         g, s, f = face.deco[k][q]
         gold += g
         silver += s
         flowers += f
         prev = (q + 3) % 4
-        if laid.piece_at(q) >= 0 or laid.piece_at(prev) >= 0:
+        # Whether spokes q and q-1 carry a piece (Laid.piece_at, inlined: this is the hot loop).
+        pieces, gone = face.piece_at[k], laid.removed
+        on_q = pieces[q] >= 0 and not gone >> q & 1
+        on_prev = pieces[prev] >= 0 and not gone >> prev & 1
+        if on_q or on_prev:
             surrounded = False
         terr = face.terr[k]
         # Inside the tile: across spoke q to quadrant q+1, across spoke q-1 to quadrant q-1.
-        if terr[(q + 1) % 4] == terrain and laid.piece_at(q) < 0:
-            other = ((x, y), (q + 1) % 4)
+        if not on_q and terr[(q + 1) % 4] == terrain:
+            other = (here, (q + 1) % 4)
             if other not in seen:
                 seen.add(other)
                 stack.append(other)
-        if terr[prev] == terrain and laid.piece_at(prev) < 0:
-            other = ((x, y), prev)
+        if not on_prev and terr[prev] == terrain:
+            other = (here, prev)
             if other not in seen:
                 seen.add(other)
                 stack.append(other)
@@ -154,7 +159,12 @@ def creature_at(board: dict[Pos, Laid], pos: Pos, piece: int) -> Creature:
             if other_laid is None:
                 complete = False
                 continue
-            j = other_laid.piece_at((b + 2) % 4)
+            facing = (b + 2) % 4
+            j = (
+                -1
+                if other_laid.removed >> facing & 1
+                else other_laid.face.piece_at[other_laid.k][facing]
+            )
             if j < 0:  # cannot happen on a matched board; treat as an open end
                 complete = False
                 continue
@@ -177,6 +187,33 @@ def creatures_on(board: dict[Pos, Laid], pos: Pos) -> list[Creature]:
         creature = creature_at(board, pos, i)
         seen |= creature.nodes
         out.append(creature)
+    return out
+
+
+def complete_creatures_on(board: dict[Pos, Laid], pos: Pos) -> list[Creature]:
+    """The complete creatures among `creatures_on(board, pos)`, in the same order.
+
+    A piece on `pos` with a spoke facing an empty position belongs to an incomplete creature, so
+    it is not followed at all: most creatures are incomplete, and following them is the cost.
+    """
+    laid = board[pos]
+    face, k = laid.face, laid.k
+    x, y = pos
+    out: list[Creature] = []
+    seen: set[Node] = set()
+    on = face.piece_at[k] if not laid.removed else [laid.piece_at(b) for b in range(4)]
+    for i in on:
+        if i < 0 or (pos, i) in seen:
+            continue
+        for t in face.pieces[i].spokes:
+            dx, dy = DELTAS[(t + k) % 4]
+            if (x + dx, y + dy) not in board:
+                break
+        else:
+            creature = creature_at(board, pos, i)
+            seen |= creature.nodes
+            if creature.complete:
+                out.append(creature)
     return out
 
 

@@ -1,12 +1,16 @@
 """The Marram state: turns of two actions, claims and bets, scoring, dead tiles and the end.
 
 Every public method leaves the state alone; `play` validates on the old state, then builds the new
-one by copying the (small, flat) containers and changing the copy.
+one by copying the (small, flat) containers it changes in place and sharing the others, which are
+replaced rather than changed (see `_clone`). Random playouts and searches call `legal_moves()` and
+then `play` one of them: a listed move is played without being read again, and a second action's
+legal moves are the first action's, brought up to date (`_regenerate`).
 """
 
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -18,13 +22,13 @@ from pbem.games.marram.board import Laid, Pos, Req
 from pbem.games.marram.features import (
     Creature,
     Region,
+    complete_creatures_on,
     complete_regions_at,
     creature_at,
-    creatures_on,
     majority,
     region_at,
 )
-from pbem.games.marram.notation import Move, parse
+from pbem.games.marram.notation import ROTATION_WORDS, Move, parse
 from pbem.games.marram.tiles import (
     QUADRANT_INDEX,
     QUADRANTS,
@@ -51,6 +55,19 @@ SUPPLIES = {"classic": (7, 0, 3, 0), "pitchfork": (5, 3, 3, 0), "animals": (5, 3
 THRESHOLDS = {"classic": (80, 60, 50), "pitchfork": (120, 90, 60), "animals": (120, 90, 60)}
 PREY_POINTS = {"fly": 5, "frog": 7}
 VARIANT_NAMES = {"classic": "Classic", "pitchfork": "Pitchfork", "animals": "Animals"}
+
+
+# What a seat's legal moves depend on besides the board and its hand: whether it has boots,
+# forks, bets and shovels left.
+Flags = tuple[bool, bool, bool, bool]
+# The legal moves of the position a second action is played from, with that seat's flags and
+# the tile it placed (-1 for a flip): see MarramState._regenerate.
+Base = tuple[list[str], Flags, int]
+
+
+# NamedTuple(...) goes through a generated Python __new__; tuple.__new__(cls, values) makes the
+# same object without it, on the paths every action takes.
+_new = tuple.__new__
 
 
 class Token(NamedTuple):
@@ -104,16 +121,21 @@ class MarramState:
     """A Marram position (see the engine contract in pbem.games.base)."""
 
     __slots__ = (
-        "_flips",
-        "_groups",
+        "_base",
+        "_flip_cache",
+        "_flipped",
         "_legal",
+        "_opened",
+        "_removed",
         "actions_left",
         "bag",
         "board",
         "discarded",
         "dropped_list",
         "flippable",
+        "flips",
         "frontier",
+        "frontier_groups",
         "hands",
         "history_list",
         "log",
@@ -129,7 +151,11 @@ class MarramState:
     setup: Setup
     board: dict[Pos, Laid]
     frontier: dict[Pos, Req]
+    frontier_groups: bd.Groups  # the frontier by requirement, kept with it
     flippable: frozenset[Pos]
+    # The flippable tiles whose back fits, with its fitting rotations; kept up to date by every
+    # action (see _refresh_flips), shared until it changes.
+    flips: dict[Pos, tuple[int, ...]]
     tokens: list[Token]
     supplies: list[list[int]]
     lost: list[list[int]]
@@ -143,9 +169,15 @@ class MarramState:
     history_list: list[str]
     log: list[dict[str, Any]]
     outcome_value: Outcome | None
-    _groups: dict[Req, list[Pos]] | None
-    _flips: dict[Pos, tuple[int, ...]] | None
     _legal: list[str] | None
+    _base: Base | None
+    # (flips, supply flags, the flip moves): see _flip_moves. Never changed, shared by children.
+    _flip_cache: tuple[dict[Pos, tuple[int, ...]], tuple[bool, bool, bool], list[str]] | None
+    # What the action that made this state changed: open positions (with the requirement each
+    # had before, None when it was not open) and flips (with the rotations before, () for none).
+    _opened: list[tuple[Pos, Req | None]]
+    _flipped: list[tuple[Pos, tuple[int, ...]]]
+    _removed: list[tuple[Pos, int]]  # board spokes whose pieces the action being played removed
 
     # -- construction -------------------------------------------------------------------------
 
@@ -156,7 +188,9 @@ class MarramState:
         start = setup.tiles[0]
         state.board = {(0, 0): Laid(0, 0, 0, 0, start.front)}
         state.frontier = bd.build_frontier(state.board)
+        state.frontier_groups = bd.group_frontier(state.frontier)
         state.flippable = frozenset()
+        state.flips = {}
         state.tokens = []
         supply = SUPPLIES[setup.variant]
         state.supplies = [list(supply) for _ in range(setup.players)]
@@ -177,34 +211,44 @@ class MarramState:
         state.history_list = []
         state.log = []
         state.outcome_value = None
+        state._base = None
+        state._flip_cache = None
         state._reset_caches()
         state._prepare()
         return state
 
     def _reset_caches(self) -> None:
-        self._groups = None
-        self._flips = None
         self._legal = None
 
     def _clone(self) -> MarramState:
         new = MarramState.__new__(MarramState)
         new.setup = self.setup
-        new.board = dict(self.board)
-        new.frontier = dict(self.frontier)
+        # dict.copy, not dict(): it clones the table even after deletions (dict() then
+        # inserts key by key).
+        new.board = self.board.copy()
+        new.frontier = self.frontier.copy()
+        new.frontier_groups = self.frontier_groups.copy()
         new.flippable = self.flippable
-        new.tokens = list(self.tokens)
-        new.supplies = [list(s) for s in self.supplies]
-        new.lost = [list(s) for s in self.lost]
+        # Tokens, lost, bag, discarded, dropped and each hand are shared until replaced (never
+        # changed in place); the rest changes in place and is copied.
+        new.tokens = self.tokens
+        new.supplies = list(map(list, self.supplies))
+        new.lost = self.lost
         new.score_list = list(self.score_list)
-        new.hands = [list(h) for h in self.hands]
-        new.bag = list(self.bag)
-        new.discarded = list(self.discarded)
-        new.dropped_list = list(self.dropped_list)
+        new.hands = list(self.hands)
+        new.bag = self.bag
+        new.discarded = self.discarded
+        new.dropped_list = self.dropped_list
+        new.flips = self.flips
         new.to_move_seat = self.to_move_seat
         new.actions_left = self.actions_left
         new.history_list = list(self.history_list)
         new.log = list(self.log)
         new.outcome_value = self.outcome_value
+        new._base = None
+        new._flip_cache = self._flip_cache
+        new._opened = []
+        new._flipped = []
         new._reset_caches()
         return new
 
@@ -268,27 +312,26 @@ class MarramState:
 
     # -- caches of the current position ---------------------------------------------------------
 
-    def groups(self) -> dict[Req, list[Pos]]:
-        """Open positions grouped by what they require."""
-        if self._groups is None:
-            self._groups = bd.group_frontier(self.frontier)
-        return self._groups
+    def groups(self) -> bd.Groups:
+        """Open positions grouped by what they require (written "x,y ")."""
+        return self.frontier_groups
 
     def flip_options(self) -> dict[Pos, tuple[int, ...]]:
         """Laid tiles showing a shovel whose back fits, with the fitting rotation indices."""
-        if self._flips is None:
-            flips: dict[Pos, tuple[int, ...]] = {}
-            for pos in self.flippable:
-                back = self.setup.tiles[self.board[pos].tile].back
-                assert back is not None
-                rots = bd.fits(back, bd.requirement(self.board, pos))
-                if rots:
-                    flips[pos] = rots
-            self._flips = flips
-        return self._flips
+        return self.flips
+
+    def _find_flips(self) -> dict[Pos, tuple[int, ...]]:
+        flips: dict[Pos, tuple[int, ...]] = {}
+        for pos in self.flippable:
+            back = self.setup.tiles[self.board[pos].tile].back
+            assert back is not None
+            rots = bd.fits(back, bd.requirement(self.board, pos))
+            if rots:
+                flips[pos] = rots
+        return flips
 
     def can_place(self, seat: int) -> bool:
-        groups = self.groups()
+        groups = self.frontier_groups
         return any(bd.fits_anywhere(self.setup.tiles[t].front, groups) for t in self.hands[seat])
 
     def can_flip(self, seat: int) -> bool:
@@ -303,50 +346,132 @@ class MarramState:
         if self.outcome_value is not None or self.to_move_seat is None:
             return []
         if self._legal is None:
-            self._legal = self._generate()
+            legal = None if self._base is None else self._regenerate(self._base)
+            self._legal = self._generate() if legal is None else legal
+            self._base = None
         return list(self._legal)
 
+    def _flags(self, seat: int) -> Flags:
+        sup = self.supplies[seat]
+        return sup[BOOT] > 0, sup[FORK] > 0, sup[BET] > 0, sup[SHOVEL] > 0
+
     def _generate(self) -> list[str]:
+        """The legal moves from scratch.
+
+        The moves laying one face at one position share a prefix ("place 7 1,-2 ", "flip 0,3 ")
+        and differ in what follows, the face's `tails`; no prefix is a proper prefix of
+        another, so the moves in the order of their prefixes, each prefix's tails in order, are
+        sorted.
+        """
         assert self.to_move_seat is not None
         seat = self.to_move_seat
         variant = self.setup.variant
-        sup = self.supplies[seat]
-        boots, forks, bets = sup[BOOT] > 0, sup[FORK] > 0, sup[BET] > 0
         tiles = self.setup.tiles
-        moves: list[str] = []
-        groups = self.groups()
+        boots, forks, bets, shovels = self._flags(seat)
+        groups = self.frontier_groups
+        reqs = groups.keys()
+        tails_at: dict[str, tuple[str, ...]] = {}
         for tid in self.hands[seat]:
             face = tiles[tid].front
-            cache = face.fit_cache
-            endings = [face.suffixes(k, variant, boots, forks, bets) for k in range(4)]
+            by_req = face.tails_by_requirement(variant, boots, forks, bets)
             head = f"place {tid} "
-            for req, positions in groups.items():
-                rots = cache.get(req)
-                if rots is None:
-                    rots = bd.fits(face, req)
-                for k in rots:
-                    tail = f" {k * 90}"
-                    ends = endings[k]
-                    for x, y in positions:
-                        prefix = f"{head}{x},{y}{tail}"
-                        moves.extend([prefix + e for e in ends])
-        if sup[SHOVEL] > 0:
-            for (x, y), rots in self.flip_options().items():
-                back = tiles[self.board[(x, y)].tile].back
-                assert back is not None
-                for k in rots:
-                    prefix = f"flip {x},{y} {k * 90}"
-                    moves.extend(
-                        [prefix + e for e in back.suffixes(k, variant, boots, forks, bets)]
-                    )
-        if not moves:
+            # What the face meets of what open positions ask (a set operation over the smaller).
+            for req in face.fit_cache.keys() & reqs:
+                tails = by_req[req]
+                for text in groups[req]:
+                    tails_at[head + text] = tails
+        moves = []
+        if shovels:
+            moves = self._flip_moves(boots, forks, bets)
+        if not tails_at and not moves:
             return ["pass"]
-        moves.sort()
+        # Flips sort before placements.
+        return moves + [prefix + tail for prefix in sorted(tails_at) for tail in tails_at[prefix]]
+
+    def _flip_moves(self, boots: bool, forks: bool, bets: bool) -> list[str]:
+        """The flips, sorted; the same list as the position played from when its flips are this
+        position's (the dict is shared until an action changes it) for the same supply."""
+        cached = self._flip_cache
+        if cached is not None and cached[0] is self.flips and cached[1] == (boots, forks, bets):
+            return cached[2]
+        variant = self.setup.variant
+        tiles = self.setup.tiles
+        tails_at: dict[str, tuple[str, ...]] = {}
+        for pos, rots in self.flips.items():
+            back = tiles[self.board[pos].tile].back
+            assert back is not None
+            tails_at["flip " + bd.where(pos)] = back.tails(rots, variant, boots, forks, bets)
+        moves = [prefix + tail for prefix in sorted(tails_at) for tail in tails_at[prefix]]
+        self._flip_cache = (self.flips, (boots, forks, bets), moves)
         return moves
+
+    def _regenerate(self, base: Base) -> list[str] | None:
+        """The legal moves of a second action, from those of the first: only the placed tile,
+        the positions and flips the first action changed, and the moves needing what it spent
+        differ (None when more did: something came back to the seat's supply).
+
+        `play` gives the base only when the hand lost nothing but the placed tile (no dead tile
+        was discarded in between).
+        """
+        legal, was_flags, placed = base
+        assert self.to_move_seat is not None
+        seat = self.to_move_seat
+        flags = self._flags(seat)
+        if legal == ["pass"] or any(
+            now and not was for was, now in zip(was_flags, flags, strict=True)
+        ):
+            return None  # moves the first action could not make, all over the board
+        boots, forks, bets, shovels = flags
+        variant = self.setup.variant
+        tiles = self.setup.tiles
+        if flags == was_flags:
+            moves = list(legal)
+        else:
+            # The first action spent the seat's last boot, fork or bet, or its last shovel.
+            moves = legal
+            for word, had, has in zip(_SPENT, was_flags, flags, strict=True):
+                if had and not has:
+                    moves = [m for m in moves if word not in m]
+        if placed >= 0:
+            _cut(moves, f"place {placed} ")
+        faces = [
+            (
+                f"place {t} ",
+                tiles[t].front.fit_cache,
+                tiles[t].front.tails_by_requirement(variant, boots, forks, bets),
+            )
+            for t in self.hands[seat]
+        ]
+        frontier = self.frontier
+        for pos, was in self._opened:
+            now = frontier.get(pos)
+            where = bd.where(pos)
+            for head, table, by_req in faces:
+                if was in table:
+                    _cut(moves, head + where)
+                if now in table:
+                    _put(moves, head + where, by_req[now])
+        if shovels:
+            for (x, y), was_rots in self._flipped:
+                prefix = f"flip {x},{y} "
+                if was_rots:
+                    _cut(moves, prefix)
+                rots = self.flips.get((x, y))
+                if rots:
+                    back = tiles[self.board[(x, y)].tile].back
+                    assert back is not None
+                    _put(moves, prefix, back.tails(rots, variant, boots, forks, bets))
+        return moves or ["pass"]
 
     # -- playing --------------------------------------------------------------------------------
 
     def play(self, move: str) -> MarramState:
+        legal = self._legal
+        if legal is not None and type(move) is str:
+            # One of the listed moves as listed (canonical): legal, so read it without checks.
+            i = bisect_left(legal, move)
+            if i < len(legal) and legal[i] == move:
+                return self._play_listed(move, legal)
         shown = move.strip() if isinstance(move, str) else str(move)
         if self.outcome_value is not None or self.to_move_seat is None:
             raise IllegalMove(f"'{shorten(shown)}' cannot be played: the game is over")
@@ -354,6 +479,48 @@ class MarramState:
         face, k = self._check(parsed, shown)
         new = self._clone()
         new._apply(parsed, face, k)
+        return new
+
+    def _play_listed(self, move: str, legal: list[str]) -> MarramState:
+        """`play` of `move`, one of `legal` (this state's legal moves) as written there."""
+        words = move.split(" ")
+        action = words[0]
+        tiles = self.setup.tiles
+        face: Face | None
+        if action == "pass":
+            m = Move("pass")
+            face = None
+        else:
+            if action == "place":
+                tid = int(words[1])
+                x, y = words[2].split(",")
+                rest = words[3:]
+                face = tiles[tid].front
+            else:
+                tid = -1
+                x, y = words[1].split(",")
+                rest = words[2:]
+            pos = (int(x), int(y))
+            claim = loc = bet = ""
+            if len(rest) > 2:
+                if rest[1] != "bet":
+                    claim, loc = rest[1], rest[2]
+                if rest[-2] == "bet":
+                    bet = rest[-1]
+            if tid < 0:
+                face = tiles[self.board[pos].tile].back
+            m = _new(Move, (action, tid, pos, ROTATION_WORDS[rest[0]], claim, loc, bet))
+        seat = self.to_move_seat
+        assert seat is not None
+        flags = self._flags(seat)
+        new = self._clone()
+        new._apply(m, face, m.k, move)
+        if (
+            new.to_move_seat == seat
+            and new.actions_left == 1
+            and new.discarded is self.discarded  # no dead tile left the hand
+        ):
+            new._base = (legal, flags, m.tile if action == "place" else -1)
         return new
 
     def drop(self, seat: int) -> MarramState:
@@ -398,7 +565,7 @@ class MarramState:
         new = self._clone()
         to_move = self.to_move_seat
         if to_move in hidden:
-            groups = self.groups()
+            groups = self.frontier_groups
             tiles = self.setup.tiles
             size = len(self.hands[to_move])
             live = [t for t in pool if bd.fits_anywhere(tiles[t].front, groups)][:size]
@@ -412,8 +579,6 @@ class MarramState:
                 new.hands[s] = pool[:size]
                 del pool[:size]
         new.bag = pool
-        # The board's caches (open positions, flips) hold for the sample too.
-        new._groups, new._flips = self._groups, self._flips
         return new
 
     def _illegal(self, shown: str, problem: str) -> IllegalMove:
@@ -511,97 +676,187 @@ class MarramState:
             if not face.prey_at[m.k][SPOKE_INDEX[m.bet]]:
                 raise self._illegal(shown, f"there is no prey on spoke {m.bet} of this tile")
 
-    def _apply(self, m: Move, face: Face | None, k: int) -> None:
+    def _apply(self, m: Move, face: Face | None, k: int, text: str | None = None) -> None:
+        """Play the checked move `m` (its canonical form `text`, when the caller has it)."""
         assert self.to_move_seat is not None
         seat = self.to_move_seat
         ply = len(self.history_list)
-        event: dict[str, Any]
+        log = self.log
         if m.action == "pass":
-            self.log.append({"ply": ply, "type": "pass", "seat": seat})
+            log.append({"ply": ply, "type": "pass", "seat": seat})
         else:
             assert face is not None
-            pos = m.pos
+            pos = x, y = m.pos
+            board = self.board
             if m.action == "place":
-                self.hands[seat].remove(m.tile)
-                self.board[pos] = Laid(m.tile, k, 0, 0, face)
+                hand = list(self.hands[seat])
+                hand.remove(m.tile)
+                self.hands[seat] = hand
+                board[pos] = _new(Laid, (m.tile, k, 0, 0, face))
                 if self.setup.tiles[m.tile].back is not None:
                     self.flippable = self.flippable | {pos}
-                event = {"ply": ply, "type": "place", "seat": seat, "tile": m.tile}
+                log.append(
+                    {
+                        "ply": ply,
+                        "type": "place",
+                        "seat": seat,
+                        "tile": m.tile,
+                        "x": x,
+                        "y": y,
+                        "rotation": k * 90,
+                    }
+                )
             else:
-                old = self.board[pos]
+                old = board[pos]
                 self.supplies[seat][SHOVEL] -= 1
-                self.lost[seat][SHOVEL] += 1
+                lost = self._own_lost()
+                lost[seat][SHOVEL] += 1
                 gone = [t for t in self.tokens if t.pos == pos]
                 self.tokens = [t for t in self.tokens if t.pos != pos]
                 for t in gone:
-                    self.lost[t.seat][KIND_INDEX[t.kind]] += 1
-                self.board[pos] = Laid(old.tile, k, 1, 0, face)
+                    lost[t.seat][KIND_INDEX[t.kind]] += 1
+                board[pos] = Laid(old.tile, k, 1, 0, face)
                 self.flippable = self.flippable - {pos}
-                event = {
-                    "ply": ply,
-                    "type": "flip",
-                    "seat": seat,
-                    "tile": old.tile,
-                    "lost": [{"seat": t.seat, "kind": t.kind, "loc": t.loc} for t in gone],
-                }
-            event.update({"x": pos[0], "y": pos[1], "rotation": k * 90})
-            self.log.append(event)
-            if m.action == "flip":
+                log.append(
+                    {
+                        "ply": ply,
+                        "type": "flip",
+                        "seat": seat,
+                        "tile": old.tile,
+                        "lost": [{"seat": t.seat, "kind": t.kind, "loc": t.loc} for t in gone],
+                        "x": x,
+                        "y": y,
+                        "rotation": k * 90,
+                    }
+                )
                 for t in gone:
                     if t.kind == "bet":
-                        self.log.append(
+                        log.append(
                             {
                                 "ply": ply,
                                 "type": "bet-lost",
                                 "seat": t.seat,
-                                "x": pos[0],
-                                "y": pos[1],
+                                "x": x,
+                                "y": y,
                                 "loc": t.loc,
                                 "why": "flip",
                             }
                         )
-            bd.refresh_frontier(self.board, self.frontier, pos)
-            where = {"x": pos[0], "y": pos[1]}
+            bd.refresh_frontier(board, self.frontier, self.frontier_groups, pos, self._opened)
             if m.claim:
                 self.supplies[seat][KIND_INDEX[m.claim]] -= 1
-                self.tokens.append(Token(seat, m.claim, pos, m.loc))
-                self.log.append(
+                self.tokens = [*self.tokens, _new(Token, (seat, m.claim, pos, m.loc))]
+                log.append(
                     {
                         "ply": ply,
                         "type": "claim",
                         "seat": seat,
                         "kind": m.claim,
-                        **where,
+                        "x": x,
+                        "y": y,
                         "loc": m.loc,
                     }
                 )
             if m.bet:
                 self.supplies[seat][BET] -= 1
-                self.tokens.append(Token(seat, "bet", pos, m.bet))
+                self.tokens = [*self.tokens, _new(Token, (seat, "bet", pos, m.bet))]
                 animal = face.prey_at[k][SPOKE_INDEX[m.bet]]
-                self.log.append(
-                    {"ply": ply, "type": "bet", "seat": seat, **where, "loc": m.bet, "prey": animal}
+                log.append(
+                    {
+                        "ply": ply,
+                        "type": "bet",
+                        "seat": seat,
+                        "x": x,
+                        "y": y,
+                        "loc": m.bet,
+                        "prey": animal,
+                    }
                 )
+            self._removed = []
             self._score_action(pos, ply)
-        self.history_list.append(m.canonical())
+            self._refresh_flips(pos, self._removed)
+        self.history_list.append(m.canonical() if text is None else text)
         self._end_action(seat)
+
+    def _own_lost(self) -> list[list[int]]:
+        """`lost`, copied for this state before it changes (states share it until then)."""
+        self.lost = [list(row) for row in self.lost]
+        return self.lost
+
+    def _refresh_flips(self, pos: Pos, removed: list[tuple[Pos, int]]) -> None:
+        """Bring the flips up to date after an action at `pos` that took the pieces off the
+        board spokes `removed`: only a flippable tile beside a changed side can have changed."""
+        board = self.board
+        flippable = self.flippable
+        old = self.flips
+        x, y = pos
+        near = [(x, y), (x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)]
+        for p, b in removed:
+            dx, dy = bd.DELTAS[b]
+            near.append((p[0] + dx, p[1] + dy))
+        flips: dict[Pos, tuple[int, ...]] | None = None
+        tiles = self.setup.tiles
+        for p in near:
+            if p not in flippable and p not in old:
+                continue
+            if p in flippable:
+                back = tiles[board[p].tile].back
+                assert back is not None
+                rots = bd.fits(back, bd.requirement(board, p))
+            else:
+                rots = ()
+            # `near` may name a position twice: compare with the flips as already updated.
+            was = self.flips.get(p, ())
+            if was != rots:
+                self._flipped.append((p, was))
+                if flips is None:
+                    flips = self.flips = old.copy()
+                if rots:
+                    flips[p] = rots
+                else:
+                    del flips[p]
 
     # -- scoring --------------------------------------------------------------------------------
 
     def _score_action(self, pos: Pos, ply: int) -> None:
         """Score every complete feature with a part on the acted tile, creatures first."""
+        board = self.board
         freed: list[tuple[Pos, int]] = []
-        for creature in creatures_on(self.board, pos):
-            if not creature.complete:
-                continue
-            self._score_creature(creature, ply)
-            if self.setup.variant != "classic":
-                self._remove(creature, ply)
-                for p, b in sorted(creature.spokes):
-                    freed += [(p, b), (p, (b + 1) % 4)]
-        nodes = [(pos, q) for q in range(4)] + freed
-        for region in complete_regions_at(self.board, nodes):
-            self._score_region(region, ply)
+        if board[pos].face.pieces:
+            for creature in complete_creatures_on(board, pos):
+                self._score_creature(creature, ply)
+                if self.setup.variant != "classic":
+                    self._remove(creature, ply)
+                    for p, b in sorted(creature.spokes):
+                        freed += [(p, b), (p, (b + 1) % 4)]
+        # A quadrant of the acted tile beside an empty position or a piece is in an incomplete
+        # region (rules 3.1): only the others are searched. Quadrant q lies on sides and
+        # spokes q and q - 1.
+        laid = board[pos]
+        x, y = pos
+        n, e, s, w = (
+            (x, y + 1) in board,
+            (x + 1, y) in board,
+            (x, y - 1) in board,
+            (x - 1, y) in board,
+        )
+        if laid.removed:
+            on = [laid.piece_at(b) >= 0 for b in range(4)]
+        else:
+            on = [i >= 0 for i in laid.face.piece_at[laid.k]]
+        nodes = []
+        if n and w and not (on[0] or on[3]):
+            nodes.append((pos, 0))
+        if e and n and not (on[1] or on[0]):
+            nodes.append((pos, 1))
+        if s and e and not (on[2] or on[1]):
+            nodes.append((pos, 2))
+        if w and s and not (on[3] or on[2]):
+            nodes.append((pos, 3))
+        nodes += freed
+        if nodes:
+            for region in complete_regions_at(board, nodes):
+                self._score_region(region, ply)
 
     def _take_claims(self, on: set[tuple[Pos, str]]) -> list[int]:
         """Return claim tokens standing on `on` to their owners; count them by seat."""
@@ -649,7 +904,7 @@ class MarramState:
                     }
                 )
             else:
-                self.lost[t.seat][BET] += 1
+                self._own_lost()[t.seat][BET] += 1
                 self.log.append(
                     {"ply": ply, "type": "bet-lost", "seat": t.seat, **where, "why": "freak"}
                 )
@@ -658,6 +913,7 @@ class MarramState:
         masks: dict[Pos, int] = {}
         for p, b in c.spokes:
             masks[p] = masks.get(p, 0) | 1 << b
+        self._removed.extend(c.spokes)
         for p, mask in masks.items():
             laid = self.board[p]
             self.board[p] = laid._replace(removed=laid.removed | mask)
@@ -701,9 +957,10 @@ class MarramState:
     # -- turn structure -------------------------------------------------------------------------
 
     def _draw(self, seat: int, count: int) -> None:
+        # Bag and hands are shared with the state this one was played from: replaced, not changed.
         take = self.bag[:count]
-        del self.bag[:count]
-        self.hands[seat].extend(take)
+        self.bag = self.bag[count:]
+        self.hands[seat] = self.hands[seat] + take
 
     def _end_action(self, seat: int) -> None:
         self.actions_left -= 1
@@ -718,7 +975,15 @@ class MarramState:
         """The threshold check at the end of `seat`'s turn (after its draw), then the turn passes
         to the next seat still playing. True when the game ended."""
         threshold = self.setup.threshold
-        if threshold is not None and max(self.score_list[s] for s in self.playing()) >= threshold:
+        if (
+            threshold is not None
+            and max(
+                self.score_list
+                if not self.dropped_list
+                else [self.score_list[s] for s in self.playing()]
+            )
+            >= threshold
+        ):
             self._finish("threshold", bonus=False, threshold=threshold, turn_of=seat)
             return True
         self.to_move_seat = self._next_seat(seat)
@@ -737,14 +1002,15 @@ class MarramState:
         """Rules section 9: the hand is discarded face up, every token of the seat leaves the
         game, and the seat's turn, if it was its turn, ends there."""
         ply = len(self.history_list)
-        self.dropped_list.append(seat)
+        self.dropped_list = [*self.dropped_list, seat]
         tiles = self.hands[seat]
         self.hands[seat] = []
-        self.discarded.extend(tiles)
+        self.discarded = self.discarded + tiles
         gone = [t for t in self.tokens if t.seat == seat]
         self.tokens = [t for t in self.tokens if t.seat != seat]
+        lost = self._own_lost()
         for t in gone:
-            self.lost[seat][KIND_INDEX[t.kind]] += 1
+            lost[seat][KIND_INDEX[t.kind]] += 1
         self.log.append(
             {
                 "ply": ply,
@@ -775,17 +1041,19 @@ class MarramState:
         seat = self.to_move_seat
         ply = len(self.history_list)
         hand = self.hands[seat]
-        groups = self.groups()
         tiles = self.setup.tiles
+        reqs = self.frontier_groups.keys()
         while True:
-            dead = [t for t in hand if not bd.fits_anywhere(tiles[t].front, groups)]
+            dead = [t for t in hand if reqs.isdisjoint(tiles[t].front.fit_cache.keys())]
             if not dead:
                 break
+            hand = [t for t in hand if t not in dead]
+            self.hands[seat] = hand
+            self.discarded = self.discarded + dead
             for t in dead:
-                hand.remove(t)
-                self.discarded.append(t)
                 self.log.append({"ply": ply, "type": "discard", "seat": seat, "tile": t})
             self._draw(seat, len(dead))
+            hand = self.hands[seat]
         self._check_end()
 
     def _check_end(self) -> None:
@@ -820,34 +1088,45 @@ class MarramState:
         """Incomplete claimed features score for their majority holders (rules section 6)."""
         ply = len(self.history_list)
         bonus = [0] * self.setup.players
-        seen: set[tuple[str, Pos, int]] = set()
+        # Claims on quadrants as region nodes (pos, quadrant), on spokes as (pos, spoke).
+        on_quadrants: list[tuple[int, Pos, int]] = []
+        on_spokes: list[tuple[int, Pos, int]] = []
+        for t in self.tokens:
+            if t.kind != "bet":
+                if t.loc in QUADRANT_INDEX:
+                    on_quadrants.append((t.seat, t.pos, QUADRANT_INDEX[t.loc]))
+                else:
+                    on_spokes.append((t.seat, t.pos, SPOKE_INDEX[t.loc]))
+        seen_regions: set[tuple[Pos, int]] = set()
+        seen_creatures: set[tuple[Pos, int]] = set()
         for t in self.tokens:
             if t.kind == "bet":
                 continue
+            counts = [0] * self.setup.players
             if t.loc in QUADRANT_INDEX:
                 q = QUADRANT_INDEX[t.loc]
-                if ("r", t.pos, q) in seen:
+                if (t.pos, q) in seen_regions:
                     continue
                 region = region_at(self.board, t.pos, q)
-                seen.update(("r", p, i) for p, i in region.nodes)
+                seen_regions |= region.nodes
                 if region.complete:
                     continue
-                on = {(p, QUADRANTS[i]) for p, i in region.nodes}
+                for seat, p, i in on_quadrants:
+                    if (p, i) in region.nodes:
+                        counts[seat] += 1
                 value = region.end_bonus()
             else:
                 piece = self.board[t.pos].piece_at(SPOKE_INDEX[t.loc])
-                if piece < 0 or ("c", t.pos, piece) in seen:
+                if piece < 0 or (t.pos, piece) in seen_creatures:
                     continue
                 creature = creature_at(self.board, t.pos, piece)
-                seen.update(("c", p, i) for p, i in creature.nodes)
+                seen_creatures |= creature.nodes
                 if creature.complete:
                     continue
-                on = {(p, SPOKES[b]) for p, b in creature.spokes}
+                for seat, p, b in on_spokes:
+                    if (p, b) in creature.spokes:
+                        counts[seat] += 1
                 value = creature.pieces
-            counts = [0] * self.setup.players
-            for other in self.tokens:
-                if other.kind != "bet" and (other.pos, other.loc) in on:
-                    counts[other.seat] += 1
             for w in majority(counts):
                 bonus[w] += value
         for seat, points in enumerate(bonus):
@@ -960,7 +1239,9 @@ class MarramState:
             if t.back is not None and not face_index:
                 flippable.add((x, y))
         state.frontier = bd.build_frontier(state.board)
+        state.frontier_groups = bd.group_frontier(state.frontier)
         state.flippable = frozenset(flippable)
+        state.flips = state._find_flips()
         state.tokens = [Token(s, k, (x, y), loc) for s, k, x, y, loc in data["tokens"]]
         state.supplies = [list(x) for x in data["supplies"]]
         state.lost = [list(x) for x in data["lost"]]
@@ -975,5 +1256,25 @@ class MarramState:
         state.log = [dict(e) for e in data["log"]]
         outcome = data.get("outcome")
         state.outcome_value = None if outcome is None else Outcome.from_json(outcome)
+        state._base = None
+        state._flip_cache = None
         state._reset_caches()
         return state
+
+
+# What marks a move that needs a boot, a fork, a bet or a shovel (see Flags).
+_SPENT = (" boot ", " fork ", " bet ", "flip ")
+
+
+def _cut(moves: list[str], prefix: str) -> None:
+    """Take the moves starting with `prefix` out of the sorted `moves`."""
+    start = bisect_left(moves, prefix)
+    # Past every move starting with the prefix (a space) and before the next prefix.
+    end = bisect_left(moves, prefix[:-1] + "!", start)
+    del moves[start:end]
+
+
+def _put(moves: list[str], prefix: str, tails: tuple[str, ...]) -> None:
+    """Put the moves `prefix` + each of `tails` (sorted) into the sorted `moves`."""
+    start = bisect_left(moves, prefix)
+    moves[start:start] = [prefix + tail for tail in tails]

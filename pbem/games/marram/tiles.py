@@ -36,7 +36,22 @@ ANIMALS = ("fly", "frog")
 DESCRIPTION_KEYS = frozenset({"q", "pieces", "coins", "flowers", "prey", "back"})
 
 
-_FIT_CACHES: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+_FIT_TABLES: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+
+
+def _fit_table(packed: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """Every requirement a face with these packed sides meets, with the rotations that meet it.
+
+    A requirement holds, for each side with a neighbour, the code that side must show, and 0
+    elsewhere; so the requirements rotation k meets are its packed sides masked to each of the
+    16 sets of sides that have a neighbour. Anything missing fits in no rotation.
+    """
+    table: dict[int, list[int]] = {}
+    for present in range(16):
+        mask = sum(31 << (5 * d) for d in range(4) if present >> d & 1)
+        for k, row in enumerate(packed):
+            table.setdefault(row & mask, []).append(k)
+    return {req: tuple(rots) for req, rots in table.items()}
 
 
 def side_code(t1: int, species: int, t2: int) -> int:
@@ -93,10 +108,20 @@ class Face:
     _suffixes: dict[tuple[int, str, bool, bool, bool], tuple[str, ...]] = field(
         init=False, repr=False
     )
-    # Packed requirement -> fitting rotations; shared by every face with the same side profile.
+    _tails: dict[tuple[tuple[int, ...], str, bool, bool, bool], tuple[str, ...]] = field(
+        init=False, repr=False
+    )
+    _req_tails: dict[tuple[str, bool, bool, bool], _TailsByRequirement] = field(
+        init=False, repr=False
+    )
+    # Packed requirement -> fitting rotations, complete (a requirement not in it fits in no
+    # rotation); shared by every face with the same side profile.
     fit_cache: dict[int, tuple[int, ...]] = field(init=False, repr=False)
     # [k] the four side codes packed like a requirement (see board.Req).
     packed: tuple[int, ...] = field(init=False, repr=False)
+    # [k][side] what this face in rotation k asks of the open position beyond that side: the
+    # code the facing side must show, packed in that position's requirement (see board.Req).
+    facing: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         terr0 = tuple(TERRAINS.index(t) for t in self.q)
@@ -139,11 +164,21 @@ class Face:
         object.__setattr__(self, "piece_mask", tuple(masks))
         object.__setattr__(self, "sig", sides[0])
         object.__setattr__(self, "_suffixes", {})
-        object.__setattr__(self, "fit_cache", _FIT_CACHES.setdefault(self.sig, {}))
+        object.__setattr__(self, "_tails", {})
+        object.__setattr__(self, "_req_tails", {})
+        packed = tuple(sum((code + 1) << (5 * d) for d, code in enumerate(row)) for row in sides)
+        object.__setattr__(self, "packed", packed)
+        table = _FIT_TABLES.get(self.sig)
+        if table is None:
+            table = _FIT_TABLES[self.sig] = _fit_table(packed)
+        object.__setattr__(self, "fit_cache", table)
         object.__setattr__(
             self,
-            "packed",
-            tuple(sum((code + 1) << (5 * d) for d, code in enumerate(row)) for row in sides),
+            "facing",
+            tuple(
+                tuple((reverse_code(row[d]) + 1) << (5 * ((d + 2) % 4)) for d in range(4))
+                for row in sides
+            ),
         )
 
     def species_at(self, k: int, spoke: int) -> str:
@@ -174,6 +209,34 @@ class Face:
         self._suffixes[key] = result
         return result
 
+    def tails(
+        self, rots: tuple[int, ...], variant: str, boots: bool, forks: bool, bets: bool
+    ) -> tuple[str, ...]:
+        """Every rotation in `rots` with every ending (see `suffixes`), sorted as the ends of
+        moves sharing one prefix sort: "0", "0 boot NE", …, "90 …"."""
+        key = (rots, variant, boots, forks, bets)
+        found = self._tails.get(key)
+        if found is None:
+            found = self._tails[key] = tuple(
+                sorted(
+                    f"{k * 90}{e}"
+                    for k in rots
+                    for e in self.suffixes(k, variant, boots, forks, bets)
+                )
+            )
+        return found
+
+    def tails_by_requirement(
+        self, variant: str, boots: bool, forks: bool, bets: bool
+    ) -> dict[int, tuple[str, ...]]:
+        """`tails` of the fitting rotations by requirement, for any requirement this face
+        meets (see `fit_cache`); filled as they are asked for."""
+        key = (variant, boots, forks, bets)
+        found = self._req_tails.get(key)
+        if found is None:
+            found = self._req_tails[key] = _TailsByRequirement(self, key)
+        return found
+
     def description(self) -> dict[str, Any]:
         """The canonical 1.5 description (without `back`)."""
         out: dict[str, Any] = {"q": "".join(self.q)}
@@ -186,6 +249,20 @@ class Face:
         if self.prey:
             out["prey"] = [[SPOKES[s], a] for s, a in self.prey]
         return out
+
+
+class _TailsByRequirement(dict[int, tuple[str, ...]]):
+    """A face's `tails` by requirement for one variant and supply: a dict, so that a lookup of
+    one already found costs no call."""
+
+    def __init__(self, face: Face, key: tuple[str, bool, bool, bool]) -> None:
+        super().__init__()
+        self.face = face
+        self.key = key
+
+    def __missing__(self, req: int) -> tuple[str, ...]:
+        found = self[req] = self.face.tails(self.face.fit_cache[req], *self.key)
+        return found
 
 
 @dataclass(frozen=True, eq=False)

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.games.marram.board import DELTAS, Laid, Pos, requirement
+from pbem.games.marram.board import DELTAS, Laid, Pos, requirement, unpack
 from pbem.games.marram.features import Creature, Region
 from pbem.games.marram.rules import KIND_INDEX, SHOVEL, SUPPLIES, MarramState
 from pbem.games.marram.tiles import reverse_code
@@ -45,6 +45,24 @@ def check_invariants(state: MarramState) -> None:
                 assert tile.side(d) == reverse_code(other.side((d + 2) % 4)), ((x, y), d)
     for pos, req in state.frontier.items():
         assert pos not in state.board and req == requirement(state.board, pos)
+    # What the engine keeps up to date action by action, found again from the board.
+    groups: dict[int, set[str]] = {}
+    for (x, y), req in state.frontier.items():
+        groups.setdefault(req, set()).add(f"{x},{y} ")
+    assert {req: set(members) for req, members in state.frontier_groups.items()} == groups
+    flips = {}
+    for pos, laid in state.board.items():
+        back = state.tile(laid.tile).back
+        if back is not None and laid.face_index == 0:
+            need = unpack(requirement(state.board, pos))
+            rots = tuple(
+                k
+                for k in range(4)
+                if all(need[d] < 0 or back.sides[k][d] == need[d] for d in range(4))
+            )
+            if rots:
+                flips[pos] = rots
+    assert state.flips == flips
 
 
 @settings(max_examples=25)
@@ -259,3 +277,23 @@ def test_whole_games_score_only_complete_features(variant: str) -> None:
         for seed in range(20):
             _greedy_playout(variant, 2 + seed % 3, seed)
     assert witness.scored > 100, "the sweep should score plenty of features"
+
+
+@settings(max_examples=30)
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 4),
+    variant=st.sampled_from(["classic", "pitchfork", "animals"]),
+    data=st.data(),
+)
+def test_legal_moves_kept_from_the_first_action_are_those_found_afresh(
+    seed: int, players: int, variant: str, data: st.DataObject
+) -> None:
+    """A second action's legal moves are the first action's, changed where it changed the
+    board; they must be exactly those a position read from JSON finds from scratch."""
+    state = GAME.new(players, {"variant": variant, "length": "long"}, seed=seed)
+    assert isinstance(state, MarramState)
+    while state.outcome is None:
+        moves = state.legal_moves()
+        assert moves == MarramState.from_json(state.to_json()).legal_moves()
+        state = state.play(moves[data.draw(st.integers(0, len(moves) - 1))])
