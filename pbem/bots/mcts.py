@@ -67,10 +67,14 @@ class MctsBot:
         exploration: float = EXPLORATION,
         playout_plies: int = PLAYOUT_PLIES,
         playout_choices: int = PLAYOUT_CHOICES,
+        hidden_tree: bool = True,
     ) -> None:
         self.exploration = exploration
         self.playout_plies = playout_plies
         self.playout_choices = playout_choices
+        # With hidden information, whether the tree grows into the other seats' moves too
+        # (they differ from draw to draw) or stops there and plays on by play-out.
+        self.hidden_tree = hidden_tree
 
     def choose(self, seen: Observation, rng: random.Random, budget: Budget) -> str:
         first = seen.sample(rng)
@@ -119,6 +123,8 @@ class MctsBot:
             children = node.children
             # Ranked: the same moves in every draw (all of a perfect-information game's; the
             # searching seat's own otherwise).
+            if not (perfect or mover == me or self.hidden_tree):
+                break
             if perfect or mover == me:
                 if node.order is None:
                     node.order = self._ranked(state, legal, mover, rng)
