@@ -18,8 +18,10 @@ iterations (Chaslot et al. 2008, "Progressive strategies for MCTS"):
 - **Progressive widening in the order of a prior.** A node whose moves are the same in every
   draw (every node of a perfect-information game; the searching seat's own moves otherwise)
   ranks its moves once by what each gains at once (the mover's score lead right after it), and
-  lets its visits open them in that order, a few more as it is visited more. Other nodes open
-  their moves at random.
+  lets its visits open them in that order, a few more as it is visited more. The root ranks
+  by the best whole turn each move begins, as the greedy bot chooses, so that the search
+  starts from greedy's move and leaves it only for what its play-outs find better. Other
+  nodes open their moves at random.
 - **Play-outs that try.** Each play-out move is the best, by that same immediate gain, of a few
   moves drawn at random (`PLAYOUT_CHOICES`): play-out players take the points in front of them,
   so a claim on a feature someone will complete pays off in the play-out as it would in a game.
@@ -33,7 +35,7 @@ import random
 
 from pbem.bots.budget import Budget
 from pbem.bots.observation import Observation
-from pbem.bots.standing import margin, standing
+from pbem.bots.standing import after_turn, margin, standing
 from pbem.games.base import State
 
 EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1]
@@ -68,6 +70,7 @@ class MctsBot:
         playout_plies: int = PLAYOUT_PLIES,
         playout_choices: int = PLAYOUT_CHOICES,
         hidden_tree: bool = True,
+        whole_turn: bool = True,
     ) -> None:
         self.exploration = exploration
         self.playout_plies = playout_plies
@@ -75,6 +78,9 @@ class MctsBot:
         # With hidden information, whether the tree grows into the other seats' moves too
         # (they differ from draw to draw) or stops there and plays on by play-out.
         self.hidden_tree = hidden_tree
+        # Whether the root ranks its moves by the best whole turn each begins (as the greedy
+        # bot chooses) rather than by the first action alone.
+        self.whole_turn = whole_turn
 
     def choose(self, seen: Observation, rng: random.Random, budget: Budget) -> str:
         first = seen.sample(rng)
@@ -127,7 +133,9 @@ class MctsBot:
                 break
             if perfect or mover == me:
                 if node.order is None:
-                    node.order = self._ranked(state, legal, mover, rng)
+                    node.order = self._ranked(
+                        state, legal, mover, rng, self.whole_turn and node is root
+                    )
                 allowed = math.ceil(WIDEN * (node.visits + 1) ** WIDEN_POWER)
                 offered = [m for m in node.order[:allowed] if m in legal] or legal[:1]
             else:
@@ -160,10 +168,13 @@ class MctsBot:
         self._credit(path, self._playout(state, rng))
 
     @staticmethod
-    def _ranked(state: State, legal: list[str], mover: int, rng: random.Random) -> list[str]:
-        """The moves by what each gains the mover at once, best first; equals in a random
-        order (the seed's)."""
-        keyed = [(margin(state.play(move), mover), rng.random(), move) for move in legal]
+    def _ranked(
+        state: State, legal: list[str], mover: int, rng: random.Random, whole_turn: bool
+    ) -> list[str]:
+        """The moves by what each gains the mover at once (or, `whole_turn`, by the end of the
+        best turn it begins), best first; equals in a random order (the seed's)."""
+        value = after_turn if whole_turn else margin
+        keyed = [(value(state.play(move), mover), rng.random(), move) for move in legal]
         keyed.sort(reverse=True)
         return [move for _, _, move in keyed]
 

@@ -6,8 +6,7 @@ import random
 
 from pbem.bots.budget import Budget
 from pbem.bots.observation import Observation
-from pbem.bots.standing import margin, standing
-from pbem.games.base import State
+from pbem.bots.standing import after_turn, standing
 
 
 class RandomBot:
@@ -39,17 +38,10 @@ class GreedyBot:
         rng.shuffle(moves)  # max() keeps the first of equals: the seed breaks ties
         best, best_value = moves[0], float("-inf")
         for move in moves:
-            value = _after_turn(state.play(move), seat)
+            value = after_turn(state.play(move), seat)
             if value > best_value:
                 best, best_value = move, value
         return best
 
     def rate(self, seen: Observation, rng: random.Random, budget: Budget) -> float:
         return standing(seen.sample(rng))[seen.seat]
-
-
-def _after_turn(state: State, seat: int) -> float:
-    """`seat`'s margin once its turn is over: the best second action's when the turn goes on."""
-    if state.outcome is None and state.to_move == seat and state.mid_turn:
-        return max(margin(state.play(move), seat) for move in state.legal_moves())
-    return margin(state, seat)

@@ -45,3 +45,10 @@ def margin(state: State, seat: int) -> float:
         return (won - 1.0 / state.players) * 1e9
     scores = state.scores()
     return scores[seat] - max(s for other, s in enumerate(scores) if other != seat)
+
+
+def after_turn(state: State, seat: int) -> float:
+    """`seat`'s margin once its turn is over: the best second action's when the turn goes on."""
+    if state.outcome is None and state.to_move == seat and state.mid_turn:
+        return max(margin(state.play(move), seat) for move in state.legal_moves())
+    return margin(state, seat)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pbem import bots, games
 from pbem.bots import Budget, Observation
 from pbem.bots.simple import GreedyBot
-from pbem.bots.standing import margin, result, standing
+from pbem.bots.standing import after_turn, margin, result, standing
 from tests.countdown import Countdown
 
 FEW = Budget(iterations=30)
@@ -155,6 +155,22 @@ def test_greedy_wins_when_its_turn_can_win_and_breaks_ties_by_its_seed() -> None
     assert len(set(picks)) > 1, "equal margins: the seed decides"
     again = [GreedyBot().choose(seen, random.Random(seed), FEW) for seed in range(30)]
     assert again == picks, "and the same seed decides the same"
+
+
+@pytest.mark.parametrize("name", [n for n in games.names() if games.get(n).perfect_information])
+@given(seed=st.integers(0, 10_000), plies=st.integers(0, 60))
+def test_the_search_opens_first_the_move_that_begins_the_best_whole_turn(
+    name: str, seed: int, plies: int
+) -> None:
+    # One iteration opens one move at the root: the greedy bot's choice, or one as good.
+    state = _position(name, seed, plies)
+    if state.outcome is not None:
+        return
+    seat = state.to_move
+    assert seat is not None
+    best = max(after_turn(state.play(move), seat) for move in state.legal_moves())
+    move = bots.get("mcts").choose(_seen(state, name), random.Random(seed), Budget(iterations=1))
+    assert after_turn(state.play(move), seat) == best
 
 
 def test_standing_and_margin_read_the_scores_and_the_outcome() -> None:
