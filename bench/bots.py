@@ -7,7 +7,7 @@ gets the same iteration budget per decision (`--iterations`; MCTS iterations, gr
 need none). Win rates come with Wilson 95 % intervals; a draw, or a game nobody wins, is no win
 for either side (the counts of draws are shown).
 
-    .venv/bin/python bench/bots.py [--games 200] [--iterations 1000] [--workers 2]
+    .venv/bin/python bench/bots.py [--games 200] [--iterations 300] [--workers 2]
         [--game gorami --game mmw --game marram] [--marram-three] [--all-options]
 
 Runs on `--workers` processes; the CPU seconds each bot spent thinking are totalled.
@@ -185,7 +185,7 @@ def report(results: list[Played], seconds: float, args: argparse.Namespace) -> s
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
-    parser.add_argument("--iterations", type=int, default=1000, help="MCTS iterations a move")
+    parser.add_argument("--iterations", type=int, default=300, help="MCTS iterations a move")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--game", action="append", help="only these two-player games")
     parser.add_argument("--marram-three", action="store_true", help="three-player Marram too")

@@ -1,20 +1,35 @@
 """Shared fixtures for the fast service tests: SQLite in a temporary folder, tasks in-process,
-mail saved as files. The real-infrastructure fixtures live in tests/integration/."""
+mail saved as files. The real-infrastructure fixtures live in tests/integration/.
+
+Hypothesis runs without deadlines (speed is measured in bench/, and a loaded 2-core CI machine
+must not turn a slow example into a failure), derandomised on CI so a red run can be
+reproduced."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from pbem import games
 from pbem.app import create_app
 from pbem.config import SETTING_NAMES
 from pbem.extensions import db
 from tests.countdown import GAME as COUNTDOWN
+
+hypothesis_settings.register_profile(
+    "pbem",
+    deadline=None,
+    derandomize=bool(os.environ.get("CI")),
+    suppress_health_check=[HealthCheck.too_slow],
+)
+hypothesis_settings.load_profile("pbem")
 
 
 @pytest.fixture

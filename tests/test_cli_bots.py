@@ -5,22 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from pbem import cli
+from tests.support.cli_db import rows as _rows
 
 
 @pytest.fixture
 def env(cli_env: Path) -> Path:
     return cli_env
-
-
-def _rows(tmp_path: Path, query: str) -> list[tuple[object, ...]]:
-    engine = create_engine(f"sqlite:///{tmp_path / 'cli.db'}")
-    with engine.connect() as connection:
-        rows = [tuple(row) for row in connection.execute(text(query)).all()]
-    engine.dispose()
-    return rows
 
 
 def test_new_game_seats_bots_from_the_players_list(

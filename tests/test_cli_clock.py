@@ -11,19 +11,12 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from pbem import cli, games
+from tests.support.cli_db import rows as _rows
 
 
 @pytest.fixture
 def env(cli_env: Path) -> Path:
     return cli_env
-
-
-def _rows(tmp_path: Path, query: str) -> list[tuple[object, ...]]:
-    engine = create_engine(f"sqlite:///{tmp_path / 'cli.db'}")
-    with engine.connect() as connection:
-        rows = [tuple(row) for row in connection.execute(text(query)).all()]
-    engine.dispose()
-    return rows
 
 
 def _clocks(tmp_path: Path) -> list[dict[str, object]]:

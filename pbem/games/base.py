@@ -11,6 +11,9 @@ from typing import Any, Protocol, runtime_checkable
 JSON = dict[str, Any]
 OptionValue = int | str
 Options = dict[str, Any]
+# A history as a chain: (the history before, the last move), or None before the first move.
+# Each play adds a pair instead of copying a tuple of every move.
+Past = tuple["Past", str] | None
 
 
 class MoveError(ValueError):
@@ -329,3 +332,13 @@ def ranked_winners(values: Sequence[int]) -> list[int]:
     """Seats holding the best value (all of them when tied)."""
     best = max(values)
     return [seat for seat, value in enumerate(values) if value == best]
+
+
+def unroll(past: Past) -> list[str]:
+    """The moves of a history chain, oldest first."""
+    moves = []
+    while past is not None:
+        past, move = past
+        moves.append(move)
+    moves.reverse()
+    return moves

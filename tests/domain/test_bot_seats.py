@@ -237,14 +237,20 @@ def test_a_bot_answers_a_draw_offer_by_its_rating(
 # --- autopilot -----------------------------------------------------------------------------------
 
 
-def test_autopilot_plays_my_seat_until_i_take_it_back(app: Flask) -> None:
-    created = _create([ALICE, BOB], seed=6)
+def _alice_to_move(seed: int) -> tuple[Game, int]:
+    """A started game of Alice and Bob with Alice to move, and Alice's seat."""
+    created = _create([ALICE, BOB], seed=seed)
     _accept_people(created.game_id)
     game = reload(created.game_id)
     alice = _person(game)
     if game.to_move != alice:
         _play(game, "1")
         game = reload(game.id)
+    return game, alice
+
+
+def test_autopilot_plays_my_seat_until_i_take_it_back(app: Flask) -> None:
+    game, alice = _alice_to_move(seed=6)
     assert game.to_move == alice and game.deadline is not None
     mails_before = len(mails())
     autopilot.hand_over(settings(), game.seats[alice], on=True)
@@ -270,13 +276,7 @@ def test_autopilot_plays_my_seat_until_i_take_it_back(app: Flask) -> None:
 def test_taking_a_seat_back_on_its_turn_restarts_the_turn_with_an_email(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    created = _create([ALICE, BOB], seed=7)
-    _accept_people(created.game_id)
-    game = reload(created.game_id)
-    alice = _person(game)
-    if game.to_move != alice:
-        _play(game, "1")
-        game = reload(game.id)
+    game, alice = _alice_to_move(seed=7)
     # The bot worker is down: the seat goes on autopilot, and nobody has moved for it yet.
     monkeypatch.setattr(dispatch, "play_bots_later", lambda ids: True)
     with time_machine.travel(T0, tick=False):

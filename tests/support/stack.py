@@ -210,17 +210,8 @@ class Stack:
             # A worker takes this many messages per pool process; 1 keeps it from gathering a
             # batch, for tests that need each worker to hold one message.
             argv.append(f"--prefetch-multiplier={prefetch}")
-        proc = Proc(f"celery-{name}", argv, env=self.env, log_dir=self.log_dir)
-        offset = _size(proc.log_path)
-        proc.start()
+        proc = self._launch(f"celery-{name}", f"celery worker {name}", argv)
         self.workers[name] = proc
-        wait_until(
-            lambda: " ready." in _read_from(proc.log_path, offset) or not proc.running,
-            timeout=120,
-            message=lambda: f"celery worker {name} to be ready; log:\n{proc.log_tail()}",
-        )
-        if not proc.running:
-            raise RuntimeError(f"celery worker {name} exited:\n{proc.log_tail()}")
         return proc
 
     def start_queue_worker(self, queue: str) -> Proc:
@@ -242,17 +233,22 @@ class Stack:
             "--without-gossip",
             "--without-mingle",
         ]
-        proc = Proc(f"celery-{queue}", argv, env=self.env, log_dir=self.log_dir)
+        proc = self._launch(f"celery-{queue}", f"the {name}", argv)
+        self.queue_workers[queue] = proc
+        return proc
+
+    def _launch(self, log_name: str, called: str, argv: list[str]) -> Proc:
+        """A celery worker started and waited for until it says it is ready."""
+        proc = Proc(log_name, argv, env=self.env, log_dir=self.log_dir)
         offset = _size(proc.log_path)
         proc.start()
-        self.queue_workers[queue] = proc
         wait_until(
             lambda: " ready." in _read_from(proc.log_path, offset) or not proc.running,
             timeout=120,
-            message=lambda: f"the {name} to be ready; log:\n{proc.log_tail()}",
+            message=lambda: f"{called} to be ready; log:\n{proc.log_tail()}",
         )
         if not proc.running:
-            raise RuntimeError(f"the {name} exited:\n{proc.log_tail()}")
+            raise RuntimeError(f"{called} exited:\n{proc.log_tail()}")
         return proc
 
     def kill_workers(self) -> None:

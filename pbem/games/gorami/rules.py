@@ -19,7 +19,16 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary, refuse_drop
+from pbem.games.base import (
+    JSON,
+    IllegalMove,
+    Outcome,
+    Past,
+    SeatSummary,
+    Summary,
+    refuse_drop,
+    unroll,
+)
 from pbem.games.gorami.board import Board
 from pbem.games.gorami.notation import (
     FIELD,
@@ -38,10 +47,6 @@ from pbem.games.gorami.notation import (
     parse_move,
     tables,
 )
-
-# A history: (the history before, the last move), or None before the first move. Each play adds
-# a pair instead of copying a tuple.
-Past = tuple["Past", str] | None
 
 NAME = "gorami"
 COLOURS = ("yellow", "blue")
@@ -153,7 +158,7 @@ class GoramiState:
 
     @property
     def history(self) -> list[str]:
-        return _unroll(self._past)
+        return unroll(self._past)
 
     @property
     def mid_turn(self) -> bool:
@@ -565,16 +570,6 @@ def _check_seat(seat: int | None) -> None:
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 2
     ):
         raise ValueError(f"gorami: seat {seat!r} does not exist; seats are 0 (yellow), 1 (blue)")
-
-
-def _unroll(past: Past) -> list[str]:
-    """The moves of a history chain, oldest first."""
-    moves = []
-    while past is not None:
-        past, move = past
-        moves.append(move)
-    moves.reverse()
-    return moves
 
 
 def _listed(items: list[str]) -> str:

@@ -22,7 +22,16 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.base import JSON, IllegalMove, Outcome, SeatSummary, Summary, refuse_drop
+from pbem.games.base import (
+    JSON,
+    IllegalMove,
+    Outcome,
+    Past,
+    SeatSummary,
+    Summary,
+    refuse_drop,
+    unroll,
+)
 from pbem.games.mmw.board import (
     ARRIVALS,
     AS_RESTING,
@@ -58,8 +67,6 @@ from pbem.games.mmw.notation import (
     stack_text,
 )
 
-# A history: (the history before, the last move), or None before the first move.
-Past = tuple["Past", str] | None
 # The positions since the last sinking: (hash, board, player to move, the window before).
 Window = tuple[int, Board, int, "Window"] | None
 # Filter bits per window: at most 101 positions over 1024 bits, so random play walks the window
@@ -216,7 +223,7 @@ class MMWState:
 
     @property
     def history(self) -> list[str]:
-        return _unroll(self._past)
+        return unroll(self._past)
 
     @property
     def players(self) -> int:
@@ -604,16 +611,6 @@ def _count(window: Window) -> int:
         if other_h == h and other_turn == turn and other_board == board:
             count += 1
     return count
-
-
-def _unroll(past: Past) -> list[str]:
-    """The moves of a history chain, oldest first."""
-    moves = []
-    while past is not None:
-        past, move = past
-        moves.append(move)
-    moves.reverse()
-    return moves
 
 
 def _check_seat(seat: int | None) -> None:
