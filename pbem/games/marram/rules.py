@@ -1050,9 +1050,12 @@ class MarramState:
         fronts = self.setup.fronts
         reqs = self.frontier_groups.keys()
         while True:
+            for t in hand:
+                if reqs.isdisjoint(fronts[t]):
+                    break
+            else:
+                break  # the common case: no dead tile
             dead = [t for t in hand if reqs.isdisjoint(fronts[t])]
-            if not dead:
-                break
             hand = [t for t in hand if t not in dead]
             self.hands[seat] = hand
             self.discarded = self.discarded + dead
