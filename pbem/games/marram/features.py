@@ -76,6 +76,23 @@ class Creature:
         return 3 * (k.get("head", 0) + k.get("tail", 0) + k.get("mid", 0))
 
 
+# For quadrant q: the quadrants after and before it, the bits of spokes q and q - 1 (the spokes
+# between them), and the offsets of sides q and q - 1 with the quadrant that faces q beyond each.
+_WALK = tuple(
+    (
+        (q + 1) % 4,
+        (q + 3) % 4,
+        1 << q,
+        1 << (q + 3) % 4,
+        *DELTAS[q],
+        (q + 3) % 4,
+        *DELTAS[(q + 3) % 4],
+        (q + 1) % 4,
+    )
+    for q in range(4)
+)
+
+
 def region_at(board: dict[Pos, Laid], pos: Pos, quadrant: int) -> Region:
     """The region holding quadrant `quadrant` (board orientation) of the tile at `pos`."""
     start = (pos, quadrant)
@@ -94,36 +111,40 @@ def region_at(board: dict[Pos, Laid], pos: Pos, quadrant: int) -> Region:
         gold += g
         silver += s
         flowers += f
-        prev = (q + 3) % 4
-        # Whether spokes q and q-1 carry a piece (Laid.piece_at, inlined: this is the hot loop).
-        pieces, gone = face.piece_at[k], laid.removed
-        on_q = pieces[q] >= 0 and not gone >> q & 1
-        on_prev = pieces[prev] >= 0 and not gone >> prev & 1
-        if on_q or on_prev:
+        after, prev, on_q, on_prev, dx, dy, facing, pdx, pdy, pfacing = _WALK[q]
+        # The spokes carrying a piece still on the board (Laid.piece_at, as a mask).
+        on = face.piece_mask[k] & ~laid.removed
+        if on & (on_q | on_prev):
             surrounded = False
         terr = face.terr[k]
         # Inside the tile: across spoke q to quadrant q+1, across spoke q-1 to quadrant q-1.
-        if not on_q and terr[(q + 1) % 4] == terrain:
-            other = (here, (q + 1) % 4)
+        if not on & on_q and terr[after] == terrain:
+            other = (here, after)
             if other not in seen:
                 seen.add(other)
                 stack.append(other)
-        if not on_prev and terr[prev] == terrain:
+        if not on & on_prev and terr[prev] == terrain:
             other = (here, prev)
             if other not in seen:
                 seen.add(other)
                 stack.append(other)
         # Across side q (facing quadrant q+3) and side q-1 (facing quadrant q+1).
-        for d, facing in ((q, (q + 3) % 4), (prev, (q + 1) % 4)):
-            dx, dy = DELTAS[d]
-            npos = (x + dx, y + dy)
-            if npos not in board:
-                closed = False
-                continue
+        npos = (x + dx, y + dy)
+        if npos in board:
             other = (npos, facing)
             if other not in seen:
                 seen.add(other)
                 stack.append(other)
+        else:
+            closed = False
+        npos = (x + pdx, y + pdy)
+        if npos in board:
+            other = (npos, pfacing)
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+        else:
+            closed = False
     return Region(
         terrain="gs"[terrain],
         nodes=frozenset(seen),

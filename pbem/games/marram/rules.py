@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import KeysView, Mapping
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pbem.games.base import JSON, IllegalMove, Outcome, Summary, shorten
@@ -88,6 +88,11 @@ class Setup:
     start: dict[str, Any] | None  # canonical description when given as an option
     deck: list[dict[str, Any]] | None
     tiles: tuple[Tile, ...]  # index = tile id; 0 is the start tile
+    # By tile id: the requirements its front meets (its Face.fit_cache keys), for the hot paths.
+    fronts: tuple[KeysView[int], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fronts", tuple(t.front.fit_cache.keys() for t in self.tiles))
 
     @property
     def threshold(self) -> int | None:
@@ -229,10 +234,10 @@ class MarramState:
         new.frontier = self.frontier.copy()
         new.frontier_groups = self.frontier_groups.copy()
         new.flippable = self.flippable
-        # Tokens, lost, bag, discarded, dropped and each hand are shared until replaced (never
-        # changed in place); the rest changes in place and is copied.
+        # Tokens, lost, bag, discarded, dropped, each hand and each seat's supply are shared until
+        # replaced (never changed in place); the rest changes in place and is copied.
         new.tokens = self.tokens
-        new.supplies = list(map(list, self.supplies))
+        new.supplies = list(self.supplies)
         new.lost = self.lost
         new.score_list = list(self.score_list)
         new.hands = list(self.hands)
@@ -365,18 +370,20 @@ class MarramState:
         """
         assert self.to_move_seat is not None
         seat = self.to_move_seat
-        variant = self.setup.variant
-        tiles = self.setup.tiles
-        boots, forks, bets, shovels = self._flags(seat)
+        setup = self.setup
+        variant = setup.variant
+        tiles = setup.tiles
+        fronts = setup.fronts
+        sup = self.supplies[seat]
+        boots, forks, bets, shovels = sup[BOOT] > 0, sup[FORK] > 0, sup[BET] > 0, sup[SHOVEL] > 0
         groups = self.frontier_groups
         reqs = groups.keys()
         tails_at: dict[str, tuple[str, ...]] = {}
         for tid in self.hands[seat]:
-            face = tiles[tid].front
-            by_req = face.tails_by_requirement(variant, boots, forks, bets)
+            by_req = tiles[tid].front.tails_by_requirement(variant, boots, forks, bets)
             head = f"place {tid} "
             # What the face meets of what open positions ask (a set operation over the smaller).
-            for req in face.fit_cache.keys() & reqs:
+            for req in fronts[tid] & reqs:
                 tails = by_req[req]
                 for text in groups[req]:
                     tails_at[head + text] = tails
@@ -417,8 +424,9 @@ class MarramState:
         assert self.to_move_seat is not None
         seat = self.to_move_seat
         flags = self._flags(seat)
-        if legal == ["pass"] or any(
-            now and not was for was, now in zip(was_flags, flags, strict=True)
+        if legal == ["pass"] or (
+            flags != was_flags
+            and any(now and not was for was, now in zip(was_flags, flags, strict=True))
         ):
             return None  # moves the first action could not make, all over the board
         boots, forks, bets, shovels = flags
@@ -708,7 +716,7 @@ class MarramState:
                 )
             else:
                 old = board[pos]
-                self.supplies[seat][SHOVEL] -= 1
+                self._own_supply(seat)[SHOVEL] -= 1
                 lost = self._own_lost()
                 lost[seat][SHOVEL] += 1
                 gone = [t for t in self.tokens if t.pos == pos]
@@ -744,7 +752,7 @@ class MarramState:
                         )
             bd.refresh_frontier(board, self.frontier, self.frontier_groups, pos, self._opened)
             if m.claim:
-                self.supplies[seat][KIND_INDEX[m.claim]] -= 1
+                self._own_supply(seat)[KIND_INDEX[m.claim]] -= 1
                 self.tokens = [*self.tokens, _new(Token, (seat, m.claim, pos, m.loc))]
                 log.append(
                     {
@@ -758,7 +766,7 @@ class MarramState:
                     }
                 )
             if m.bet:
-                self.supplies[seat][BET] -= 1
+                self._own_supply(seat)[BET] -= 1
                 self.tokens = [*self.tokens, _new(Token, (seat, "bet", pos, m.bet))]
                 animal = face.prey_at[k][SPOKE_INDEX[m.bet]]
                 log.append(
@@ -778,6 +786,12 @@ class MarramState:
         self.history_list.append(m.canonical() if text is None else text)
         self._end_action(seat)
 
+    def _own_supply(self, seat: int) -> list[int]:
+        """`seat`'s supply, copied for this state before it changes (states share each seat's
+        until then)."""
+        row = self.supplies[seat] = list(self.supplies[seat])
+        return row
+
     def _own_lost(self) -> list[list[int]]:
         """`lost`, copied for this state before it changes (states share it until then)."""
         self.lost = [list(row) for row in self.lost]
@@ -786,9 +800,11 @@ class MarramState:
     def _refresh_flips(self, pos: Pos, removed: list[tuple[Pos, int]]) -> None:
         """Bring the flips up to date after an action at `pos` that took the pieces off the
         board spokes `removed`: only a flippable tile beside a changed side can have changed."""
-        board = self.board
         flippable = self.flippable
         old = self.flips
+        if not flippable and not old:
+            return
+        board = self.board
         x, y = pos
         near = [(x, y), (x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)]
         for p, b in removed:
@@ -834,25 +850,15 @@ class MarramState:
         # spokes q and q - 1.
         laid = board[pos]
         x, y = pos
-        n, e, s, w = (
-            (x, y + 1) in board,
-            (x + 1, y) in board,
-            (x, y - 1) in board,
-            (x - 1, y) in board,
-        )
-        if laid.removed:
-            on = [laid.piece_at(b) >= 0 for b in range(4)]
-        else:
-            on = [i >= 0 for i in laid.face.piece_at[laid.k]]
-        nodes = []
-        if n and w and not (on[0] or on[3]):
-            nodes.append((pos, 0))
-        if e and n and not (on[1] or on[0]):
-            nodes.append((pos, 1))
-        if s and e and not (on[2] or on[1]):
-            nodes.append((pos, 2))
-        if w and s and not (on[3] or on[2]):
-            nodes.append((pos, 3))
+        # Side d and spoke d share their index: the sides with a neighbour and no piece on their
+        # spoke, as a mask, name the enclosed quadrants (see _ENCLOSED).
+        clear = (
+            ((x, y + 1) in board)
+            | ((x + 1, y) in board) << 1
+            | ((x, y - 1) in board) << 2
+            | ((x - 1, y) in board) << 3
+        ) & ~(laid.face.piece_mask[laid.k] & ~laid.removed)
+        nodes = [(pos, q) for q in _ENCLOSED[clear]] if clear else []
         nodes += freed
         if nodes:
             for region in complete_regions_at(board, nodes):
@@ -865,7 +871,7 @@ class MarramState:
         for t in self.tokens:
             if t.kind != "bet" and (t.pos, t.loc) in on:
                 counts[t.seat] += 1
-                self.supplies[t.seat][KIND_INDEX[t.kind]] += 1
+                self._own_supply(t.seat)[KIND_INDEX[t.kind]] += 1
             else:
                 keep.append(t)
         self.tokens = keep
@@ -892,7 +898,7 @@ class MarramState:
                 animal = laid.face.prey_at[laid.k][SPOKE_INDEX[t.loc]]
                 points = PREY_POINTS.get(animal, 0)
                 self.score_list[t.seat] += points
-                self.supplies[t.seat][BET] += 1
+                self._own_supply(t.seat)[BET] += 1
                 self.log.append(
                     {
                         "ply": ply,
@@ -1041,12 +1047,15 @@ class MarramState:
         seat = self.to_move_seat
         ply = len(self.history_list)
         hand = self.hands[seat]
-        tiles = self.setup.tiles
+        fronts = self.setup.fronts
         reqs = self.frontier_groups.keys()
         while True:
-            dead = [t for t in hand if reqs.isdisjoint(tiles[t].front.fit_cache.keys())]
-            if not dead:
-                break
+            for t in hand:
+                if reqs.isdisjoint(fronts[t]):
+                    break
+            else:
+                break  # the common case: no dead tile
+            dead = [t for t in hand if reqs.isdisjoint(fronts[t])]
             hand = [t for t in hand if t not in dead]
             self.hands[seat] = hand
             self.discarded = self.discarded + dead
@@ -1261,6 +1270,12 @@ class MarramState:
         state._reset_caches()
         return state
 
+
+# By mask of the sides of a tile that have a neighbour and no piece on their spoke: the quadrants
+# both of whose sides are such (quadrant q lies on sides and spokes q and q - 1).
+_ENCLOSED = tuple(
+    tuple(q for q in range(4) if mask >> q & 1 and mask >> (q + 3) % 4 & 1) for mask in range(16)
+)
 
 # What marks a move that needs a boot, a fork, a bet or a shovel (see Flags).
 _SPENT = (" boot ", " fork ", " bet ", "flip ")
