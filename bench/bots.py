@@ -126,11 +126,14 @@ def report(results: list[Played], seconds: float, args: argparse.Namespace) -> s
         f"Python {platform.python_version()} on {platform.machine()}, {args.workers} processes, "
         f"{seconds:,.0f} s; MCTS at {args.iterations:,} iterations a decision "
         "(greedy and random search nothing).",
-        "",
-        "| game | options | pairing | games | A wins | B wins | draws | A win rate (95 % CI) "
-        "| plies/game | CPU s/decision A · B |",
-        "|---|---|---|---:|---:|---:|---:|---|---:|---|",
     ]
+    if any(len(played.task.seats) == 2 for played in results):
+        lines += [
+            "",
+            "| game | options | pairing | games | A wins | B wins | draws "
+            "| A win rate (95 % CI) | plies/game | CPU s/decision A · B |",
+            "|---|---|---|---:|---:|---:|---:|---|---:|---|",
+        ]
     groups: dict[tuple[str, tuple[tuple[str, Any], ...], tuple[str, str]], list[Played]] = (
         defaultdict(list)
     )
