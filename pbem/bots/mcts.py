@@ -69,18 +69,10 @@ class MctsBot:
         exploration: float = EXPLORATION,
         playout_plies: int = PLAYOUT_PLIES,
         playout_choices: int = PLAYOUT_CHOICES,
-        hidden_tree: bool = True,
-        whole_turn: bool = True,
     ) -> None:
         self.exploration = exploration
         self.playout_plies = playout_plies
         self.playout_choices = playout_choices
-        # With hidden information, whether the tree grows into the other seats' moves too
-        # (they differ from draw to draw) or stops there and plays on by play-out.
-        self.hidden_tree = hidden_tree
-        # Whether the root ranks its moves by the best whole turn each begins (as the greedy
-        # bot chooses) rather than by the first action alone.
-        self.whole_turn = whole_turn
 
     def choose(self, seen: Observation, rng: random.Random, budget: Budget) -> str:
         first = seen.sample(rng)
@@ -129,13 +121,9 @@ class MctsBot:
             children = node.children
             # Ranked: the same moves in every draw (all of a perfect-information game's; the
             # searching seat's own otherwise).
-            if not (perfect or mover == me or self.hidden_tree):
-                break
             if perfect or mover == me:
                 if node.order is None:
-                    node.order = self._ranked(
-                        state, legal, mover, rng, self.whole_turn and node is root
-                    )
+                    node.order = self._ranked(state, legal, mover, rng, whole_turn=node is root)
                 allowed = math.ceil(WIDEN * (node.visits + 1) ** WIDEN_POWER)
                 offered = [m for m in node.order[:allowed] if m in legal] or legal[:1]
             else:
