@@ -9,6 +9,10 @@ for either side (the counts of draws are shown).
 
     .venv/bin/python bench/bots.py [--games 200] [--iterations 300] [--workers 2]
         [--game gorami --game mmw --game marram] [--marram-three] [--all-options]
+        [--pairing mcts,greedy]
+
+`--pairing` plays only the pairings named (each game's seeds are the same in every run, so a
+change to a bot can be tried on the first few dozen games of a pairing and compared game by game).
 
 Runs on `--workers` processes; the CPU seconds each bot spent thinking are totalled.
 """
@@ -91,7 +95,11 @@ def wilson(wins: int, games_played: int, z: float = 1.96) -> tuple[float, float]
 
 
 def two_player_tasks(
-    names: Sequence[str], count: int, iterations: int, all_options: bool
+    names: Sequence[str],
+    count: int,
+    iterations: int,
+    all_options: bool,
+    pairings: Sequence[tuple[str, str]] = PAIRINGS,
 ) -> Iterator[Task]:
     for name in names:
         engine = games.get(name)
@@ -107,7 +115,7 @@ def two_player_tasks(
         )
         for options in option_sets:
             frozen = tuple(sorted(options.items()))
-            for a, b in PAIRINGS:
+            for a, b in pairings:
                 for index in range(count):
                     seats = (a, b) if index % 2 == 0 else (b, a)
                     yield Task(name, frozen, seats, 10_000 + index, iterations)
@@ -185,6 +193,15 @@ def report(results: list[Played], seconds: float, args: argparse.Namespace) -> s
     return "\n".join(lines)
 
 
+def _pairing(text: str) -> tuple[str, str]:
+    a, sep, b = text.partition(",")
+    pair = (a.strip(), b.strip())
+    if not sep or pair not in PAIRINGS:
+        known = " ".join(f"{x},{y}" for x, y in PAIRINGS)
+        raise argparse.ArgumentTypeError(f"{text!r} is not a pairing; choose one of {known}")
+    return pair
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
@@ -194,11 +211,20 @@ def main() -> None:
     parser.add_argument("--marram-three", action="store_true", help="three-player Marram too")
     parser.add_argument("--three-only", action="store_true", help="three-player Marram only")
     parser.add_argument("--all-options", action="store_true", help="every option combination")
+    parser.add_argument(
+        "--pairing",
+        action="append",
+        type=_pairing,
+        help="only this pairing of two-player games, e.g. mcts,greedy (repeatable)",
+    )
     args = parser.parse_args()
     tasks: list[Task] = []
     if not args.three_only:
         names = args.game or games.names()
-        tasks += list(two_player_tasks(names, args.games, args.iterations, args.all_options))
+        pairings = args.pairing or PAIRINGS
+        tasks += list(
+            two_player_tasks(names, args.games, args.iterations, args.all_options, pairings)
+        )
     if args.marram_three or args.three_only:
         tasks += list(three_player_tasks(args.games, args.iterations))
     started = time.perf_counter()
