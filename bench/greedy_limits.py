@@ -33,10 +33,6 @@ from pbem.games.base import State
 Key = Callable[[State, int], Any]
 
 
-def _defined(after: State, seat: int) -> Any:
-    return after_turn(after, seat)
-
-
 def _fewest_replies(after: State, seat: int) -> Any:
     if after.outcome is not None or after.to_move == seat:
         return (after_turn(after, seat), 0)
