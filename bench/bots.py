@@ -9,10 +9,12 @@ for either side (the counts of draws are shown).
 
     .venv/bin/python bench/bots.py [--games 200] [--iterations 300] [--workers 2]
         [--game gorami --game mmw --game marram] [--marram-three] [--all-options]
-        [--pairing mcts,greedy]
+        [--pairing mcts,greedy] [--option length=long]
 
 `--pairing` plays only the pairings named (each game's seeds are the same in every run, so a
 change to a bot can be tried on the first few dozen games of a pairing and compared game by game).
+`--option KEY=VALUE` sets one of a game's options (the others keep their defaults), e.g.
+`--game marram --option length=long` for long Marram games.
 
 Runs on `--workers` processes; the CPU seconds each bot spent thinking are totalled.
 """
@@ -100,6 +102,7 @@ def two_player_tasks(
     iterations: int,
     all_options: bool,
     pairings: Sequence[tuple[str, str]] = PAIRINGS,
+    chosen: dict[str, str] | None = None,
 ) -> Iterator[Task]:
     for name in names:
         engine = games.get(name)
@@ -111,7 +114,15 @@ def two_player_tasks(
                 for values in itertools.product(*engine.options.values())
             ]
             if all_options
-            else [{option: values[0] for option, values in engine.options.items()}]
+            else [
+                {
+                    # A chosen value as the engine spells it (GORami's boards are numbers).
+                    option: {str(v): v for v in values}.get(
+                        (chosen or {}).get(option, ""), values[0]
+                    )
+                    for option, values in engine.options.items()
+                }
+            ]
         )
         for options in option_sets:
             frozen = tuple(sorted(options.items()))
@@ -202,6 +213,13 @@ def _pairing(text: str) -> tuple[str, str]:
     return pair
 
 
+def _option(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE, e.g. length=long")
+    return key.strip(), value.strip()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
@@ -217,13 +235,26 @@ def main() -> None:
         type=_pairing,
         help="only this pairing of two-player games, e.g. mcts,greedy (repeatable)",
     )
+    parser.add_argument(
+        "--option",
+        action="append",
+        type=_option,
+        default=[],
+        help="a game option other than its default, e.g. length=long (repeatable)",
+    )
     args = parser.parse_args()
+    chosen = dict(args.option)
+    for name in args.game or games.names():
+        engine = games.get(name)
+        for key, value in chosen.items():
+            if key not in engine.options or value not in map(str, engine.options[key]):
+                parser.error(f"{name} has no option {key}={value}")
     tasks: list[Task] = []
     if not args.three_only:
         names = args.game or games.names()
         pairings = args.pairing or PAIRINGS
         tasks += list(
-            two_player_tasks(names, args.games, args.iterations, args.all_options, pairings)
+            two_player_tasks(names, args.games, args.iterations, args.all_options, pairings, chosen)
         )
     if args.marram_three or args.three_only:
         tasks += list(three_player_tasks(args.games, args.iterations))
