@@ -244,6 +244,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     chosen = dict(args.option)
+    if chosen and args.all_options:
+        parser.error("--option chooses one option set; --all-options plays them all: give one")
     for name in args.game or games.names():
         engine = games.get(name)
         for key, value in chosen.items():
