@@ -137,6 +137,9 @@ class CountdownState:
     def scores(self) -> list[int]:
         return list(self.taken or [0] * self.players)
 
+    def worth(self) -> list[float]:
+        return [float(score) for score in self.scores()]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "pile": self.pile,

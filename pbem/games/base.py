@@ -188,6 +188,15 @@ class State(Protocol):
         take no more turns and rank last."""
         ...
 
+    def worth(self) -> list[float]:
+        """Each seat's score plus what the engine reckons the rest of its position is worth to
+        it, in points (claim tokens still in hand, say), one number per seat: how searching bots
+        weigh a position before the end. Read from what every seat can see, so that a sample
+        is worth what the position is; the scores themselves once the game is over, and always
+        in a game whose score says it all.
+        """
+        ...
+
     def sample(self, seat: int | None, rng: random.Random) -> State:
         """A full position consistent with `view(seat)`: what `seat` cannot see (the other seats'
         hands, the order of the bag; everything hidden for a spectator, `seat` None) drawn at

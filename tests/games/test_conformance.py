@@ -8,6 +8,7 @@ options and the player count cycle with the seed, so every combination is played
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import re
@@ -588,3 +589,17 @@ def test_sample_draws_only_what_is_hidden(name: str) -> None:
             varied += len(drawn) > 1
     if not game.perfect_information:
         assert varied, "no sample drew anything the seat cannot see"
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_worth_is_a_number_per_seat_and_the_score_once_the_game_is_over(name: str) -> None:
+    """What bots weigh a position by: one finite number per seat, read from what every seat can
+    see (a sample is worth what the position is), the scores themselves at the end."""
+    for state in _sampled_positions(name):
+        worth = state.worth()
+        assert len(worth) == state.players
+        assert all(isinstance(w, float) and math.isfinite(w) for w in worth)
+        if state.outcome is not None:
+            assert worth == [float(s) for s in state.scores()]
+        sample = state.sample(state.to_move, random.Random(3))
+        assert sample.worth() == worth, "a seat's view decides what the position is worth"

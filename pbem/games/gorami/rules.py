@@ -171,6 +171,10 @@ class GoramiState:
         """Always empty: a two-player game never goes on without a player."""
         return []
 
+    def worth(self) -> list[float]:
+        """The scores: nothing a seat holds is worth points beyond them."""
+        return [float(score) for score in self.scores()]
+
     def sample(self, seat: int | None, rng: random.Random) -> GoramiState:
         """The position itself: every seat sees the whole of it (perfect information)."""
         _check_seat(seat)

@@ -41,6 +41,7 @@ from pbem.games.marram.tiles import (
     standard_start,
     standard_tiles,
 )
+from pbem.games.marram.worth import worth as estimate_worth
 
 VARIANTS = ("classic", "pitchfork", "animals")
 LENGTHS = ("short", "long")
@@ -281,6 +282,12 @@ class MarramState:
 
     def scores(self) -> list[int]:
         return list(self.score_list)
+
+    def worth(self) -> list[float]:
+        if self.outcome_value is not None:
+            return [float(score) for score in self.score_list]
+        dealt = len(self.setup.tiles) - 1 - HAND_SIZE * self.setup.players
+        return estimate_worth(self.score_list, self.supplies, len(self.bag), max(dealt, 0))
 
     @property
     def dropped(self) -> list[int]:
