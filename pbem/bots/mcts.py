@@ -17,15 +17,18 @@ iterations (Chaslot et al. 2008, "Progressive strategies for MCTS"):
 
 - **Progressive widening in the order of a prior.** A node whose moves are the same in every
   draw (every node of a perfect-information game; the searching seat's own moves otherwise)
-  ranks its moves once by what each gains at once (the mover's score lead right after it), and
-  lets its visits open them in that order, a few more as it is visited more. The root ranks
-  by the best whole turn each move begins, as the greedy bot chooses, so that the search
-  starts from greedy's move and leaves it only for what its play-outs find better. Other
-  nodes open their moves at random.
+  ranks its moves once by what each gains at once (the mover's lead in worth right after it:
+  `State.worth`, the score and what the engine reckons the seat holds beyond it), and lets
+  its visits open them in that order, a few more as it is visited more. The root ranks by the
+  best whole turn each move begins, as the greedy bot chooses but by worth, so that the
+  search starts from greedy's move (less any token it spends for nothing) and leaves it only
+  for what its play-outs find better. Other nodes open their moves at random.
 - **Play-outs that try.** Each play-out move is the best, by that same immediate gain, of a few
   moves drawn at random (`PLAYOUT_CHOICES`): play-out players take the points in front of them,
   so a claim on a feature someone will complete pays off in the play-out as it would in a game.
-  Play-outs stop after `PLAYOUT_PLIES` moves and the position is scored by `standing`.
+  Play-outs stop after `PLAYOUT_PLIES` moves and the position is scored by `standing`, on
+  worth: a play-out that ends with the tokens a player kept ends better for it than one in
+  which it spent them on claims that never scored.
 """
 
 from __future__ import annotations
@@ -162,7 +165,7 @@ class MctsBot:
         """The moves by what each gains the mover at once (or, `whole_turn`, by the end of the
         best turn it begins), best first; equals in a random order (the seed's)."""
         value = after_turn if whole_turn else margin
-        keyed = [(value(state.play(move), mover), rng.random(), move) for move in legal]
+        keyed = [(value(state.play(move), mover, True), rng.random(), move) for move in legal]
         keyed.sort(reverse=True)
         return [move for _, _, move in keyed]
 
@@ -180,7 +183,7 @@ class MctsBot:
             best_state, best_value = state, -math.inf
             for move in rng.sample(legal, min(choices, len(legal))):
                 after = state.play(move)
-                value = margin(after, mover)
+                value = margin(after, mover, True)
                 if value > best_value:
                     best_state, best_value = after, value
             state = best_state

@@ -1,5 +1,6 @@
 """How good a position is for each seat, from the contract alone: a finished game by its
-outcome, a running one by its scores. Bots search towards it."""
+outcome, a running one by its scores, or by its worth (`State.worth`: the scores and what the
+engine reckons each seat holds beyond them). Bots search towards it."""
 
 from __future__ import annotations
 
@@ -23,32 +24,32 @@ def result(state: State) -> list[float]:
 
 def standing(state: State) -> list[float]:
     """Each seat's prospects in [0, 1]: the result when the game is over, else a smooth step of
-    its score's lead over the best other seat, scaled to how big the scores are, so that a
+    its worth's lead over the best other seat, scaled to how big the scores are, so that a
     lead of a few points counts for more early in a low-scoring game than late in a high one."""
     if state.outcome is not None:
         return result(state)
-    scores = state.scores()
-    players = len(scores)
-    scale = 1.5 + 0.25 * sum(abs(s) for s in scores) / players
+    worth = state.worth()
+    players = len(worth)
+    scale = 1.5 + 0.25 * sum(abs(s) for s in state.scores()) / players
     prospects = []
     for seat in range(players):
-        best_other = max(s for other, s in enumerate(scores) if other != seat)
-        prospects.append(0.5 + 0.5 * math.tanh((scores[seat] - best_other) / scale))
+        best_other = max(w for other, w in enumerate(worth) if other != seat)
+        prospects.append(0.5 + 0.5 * math.tanh((worth[seat] - best_other) / scale))
     return prospects
 
 
-def margin(state: State, seat: int) -> float:
-    """`seat`'s score minus the best other seat's, a finished game counted above any score
-    when won and below any when lost (a shared win is between)."""
+def margin(state: State, seat: int, by_worth: bool = False) -> float:
+    """`seat`'s score (or, `by_worth`, its worth) minus the best other seat's, a finished game
+    counted above any when won and below any when lost (a shared win is between)."""
     if state.outcome is not None:
         won = result(state)[seat]
         return (won - 1.0 / state.players) * 1e9
-    scores = state.scores()
-    return scores[seat] - max(s for other, s in enumerate(scores) if other != seat)
+    values: list[float] | list[int] = state.worth() if by_worth else state.scores()
+    return values[seat] - max(v for other, v in enumerate(values) if other != seat)
 
 
-def after_turn(state: State, seat: int) -> float:
+def after_turn(state: State, seat: int, by_worth: bool = False) -> float:
     """`seat`'s margin once its turn is over: the best second action's when the turn goes on."""
     if state.outcome is None and state.to_move == seat and state.mid_turn:
-        return max(margin(state.play(move), seat) for move in state.legal_moves())
-    return margin(state, seat)
+        return max(margin(state.play(move), seat, by_worth) for move in state.legal_moves())
+    return margin(state, seat, by_worth)

@@ -183,6 +183,21 @@ def test_standing_and_margin_read_the_scores_and_the_outcome() -> None:
     assert margin(done, 1) > 1e6 and margin(done, 0) < -1e6
 
 
+class _Holding(_Level):
+    """Level scores, but seat 1 holds what its engine reckons worth 6 points."""
+
+    def worth(self) -> list[float]:
+        return [4.0, 10.0]
+
+
+def test_the_search_weighs_worth_and_greedy_only_the_score() -> None:
+    state = _Holding()
+    assert margin(state, 1) == 0 and margin(state, 1, by_worth=True) == 6  # type: ignore[arg-type]
+    assert after_turn(state, 0, by_worth=True) == -6  # type: ignore[arg-type]
+    prospects = standing(state)  # type: ignore[arg-type]
+    assert prospects[1] > 0.5 > prospects[0]
+
+
 # --- what the search sees ------------------------------------------------------------------------
 
 
