@@ -266,7 +266,11 @@ def main() -> None:
         for index, played in enumerate(pool.map(play, tasks, chunksize=1), 1):
             results.append(played)
             if index % 20 == 0:
-                print(f"{index}/{len(tasks)} games", file=sys.stderr, flush=True)
+                # Wins so far, so that a long run read part way says how it is going.
+                wins = Counter(r.task.seats[r.winners[0]] for r in results if len(r.winners) == 1)
+                tally = ", ".join(f"{kind} {count}" for kind, count in sorted(wins.items()))
+                line = f"{index}/{len(tasks)} games; lone wins: {tally}"
+                print(line, file=sys.stderr, flush=True)
     print(report(results, time.perf_counter() - started, args))
 
 
