@@ -22,12 +22,13 @@ import math
 import random
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from pbem import bots, games
 from pbem.bots import Budget, Observation
 from pbem.games.marram.board import DELTAS
 from pbem.games.marram.features import creature_at, region_at
-from pbem.games.marram.rules import QUADRANT_INDEX, SPOKE_INDEX, MarramState
+from pbem.games.marram.rules import QUADRANT_INDEX, SPOKE_INDEX, MarramState, Token
 
 REGION_BUCKETS = 5  # hemmed in by a creature, 1, 2, 3, 4 or more open sides
 CREATURE_BUCKETS = 3  # 1, 2, 3 or more open ends
@@ -39,6 +40,18 @@ NAMES = (
 SEED = 50_000
 BAG_AT_START = 78  # two players: 84 tiles less two hands of three
 Row = tuple[list[float], float, float]  # differences, progress, result for the seat to move
+
+
+def _holders(
+    claims: list[Token], players: int, index: dict[str, int], places: frozenset[Any]
+) -> list[int]:
+    """Each seat's claims standing on a feature: those whose (tile, location) is one of its
+    `places` (quadrants of a region, spokes of a creature)."""
+    counts = [0] * players
+    for claim in claims:
+        if claim.loc in index and (claim.pos, index[claim.loc]) in places:
+            counts[claim.seat] += 1
+    return counts
 
 
 def features(state: MarramState) -> list[list[float]]:
@@ -53,7 +66,6 @@ def features(state: MarramState) -> list[list[float]]:
     seen_regions: set[tuple[tuple[int, int], int]] = set()
     seen_creatures: set[tuple[tuple[int, int], int]] = set()
     for token in claims:
-        counts = [0] * players
         if token.loc in QUADRANT_INDEX:
             quadrant = QUADRANT_INDEX[token.loc]
             if (token.pos, quadrant) in seen_regions:
@@ -62,11 +74,7 @@ def features(state: MarramState) -> list[list[float]]:
             seen_regions |= region.nodes
             if region.complete:
                 continue
-            for other in claims:
-                if other.loc in QUADRANT_INDEX and (
-                    (other.pos, QUADRANT_INDEX[other.loc]) in region.nodes
-                ):
-                    counts[other.seat] += 1
+            counts = _holders(claims, players, QUADRANT_INDEX, region.nodes)
             open_sides = set()
             for pos, q in region.nodes:
                 for side in (q, (q + 3) % 4):
@@ -83,11 +91,7 @@ def features(state: MarramState) -> list[list[float]]:
             seen_creatures |= creature.nodes
             if creature.complete:
                 continue
-            for other in claims:
-                if other.loc in SPOKE_INDEX and (
-                    (other.pos, SPOKE_INDEX[other.loc]) in creature.spokes
-                ):
-                    counts[other.seat] += 1
+            counts = _holders(claims, players, SPOKE_INDEX, creature.spokes)
             ends = sum(
                 (pos[0] + DELTAS[b][0], pos[1] + DELTAS[b][1]) not in board
                 for pos, b in creature.spokes
