@@ -1,23 +1,27 @@
 """Fit what a Marram position is worth beyond the score (the numbers in pbem/games/marram/worth.py).
 
-Plays two-player Classic short games between greedy bots (each game from seed 50,000 + its
-number) and records, at the start of every turn, features of each seat: its score, whether it
-has a first, second and third boot in hand, its shovels, and the value of the incomplete
-features it holds the majority on, by how many sides are still open (regions hemmed in by a
-creature apart). A logistic regression of who won on the differences between the seat to move
-and the other (a point of score weighing more as the bag empties) gives each feature's weight;
-divided by a point's weight at the middle of the game, those are the points `worth.py` uses.
+Plays Classic games between greedy bots (two-player short games unless `--players` and
+`--length` say otherwise; each game from seed 50,000 + its number) and records, at the start of
+every turn, features of each seat: its score, whether it has a first, second and third boot in
+hand, its shovels, and the value of the incomplete features it holds the majority on, by how many
+sides are still open (regions hemmed in by a creature apart). A logistic regression of who won
+on the differences between the seat to move and the best placed other seat (a point of score
+weighing more as the bag empties) gives each feature's weight; divided by a point's weight at
+the middle of the game, those are the points `worth.py` uses.
 
-    .venv/bin/python bench/marram_worth.py [--games 141] [--workers 2]
+    .venv/bin/python bench/marram_worth.py [--games 141] [--workers 2] [--players 2]
+        [--length short]
 
-The figures shipped come from `--games 141` (3,554 positions); a run takes about 12 CPU seconds a
-game. The regression is Newton's method with a little ridge, written out: a dozen weights need no
-numerical library.
+The ladders shipped come from `--games 141` for two and three players' short games and
+`--games 100 --length long` for two players' long ones; a short game takes about 12 CPU seconds,
+a long one about 25. The regression is Newton's method with a little ridge, written out: a
+dozen weights need no numerical library.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 from collections.abc import Sequence
@@ -38,7 +42,6 @@ NAMES = (
     + [f"creature {n} open" for n in ("1", "2", "3+")]
 )
 SEED = 50_000
-BAG_AT_START = 78  # two players: 84 tiles less two hands of three
 Row = tuple[list[float], float, float]  # differences, progress, result for the seat to move
 
 
@@ -106,11 +109,13 @@ def features(state: MarramState) -> list[list[float]]:
     return rows
 
 
-def play(number: int) -> list[Row]:
-    """One greedy game's positions, each from the side of the seat to move."""
+def play(number: int, players: int = 2, length: str = "short") -> list[Row]:
+    """One greedy game's positions, each from the side of the seat to move against the best
+    placed other seat (the highest score; of those, the most boots in hand)."""
     seed = SEED + number
-    state = games.get("marram").new(2, {}, seed)
+    state = games.get("marram").new(players, {"length": length}, seed)
     assert isinstance(state, MarramState)
+    bag_at_start = len(state.bag)
     rng = random.Random(f"data:{seed}")
     budget = Budget(iterations=1)
     positions: list[tuple[int, list[list[float]], int]] = []
@@ -127,8 +132,9 @@ def play(number: int) -> list[Row]:
     rows: list[Row] = []
     for seat, seats, bag in positions:
         won = 1.0 if winners == [seat] else 0.5 if seat in winners else 0.0
-        difference = [a - b for a, b in zip(seats[seat], seats[1 - seat], strict=True)]
-        rows.append((difference, 1 - bag / BAG_AT_START, won))
+        rival = max((s for s in range(players) if s != seat), key=lambda s: seats[s][:2])
+        difference = [a - b for a, b in zip(seats[seat], seats[rival], strict=True)]
+        rows.append((difference, 1 - bag / bag_at_start, won))
     return rows
 
 
@@ -173,29 +179,61 @@ def fit(
     return weights, loss / len(xs)
 
 
+def standard_errors(
+    xs: Sequence[Sequence[float]], weights: Sequence[float], ridge: float = 1.0
+) -> list[float]:
+    """Each weight's standard error: the root of the diagonal of the inverse Hessian of the
+    penalised log loss at `weights` (its curvature says how sharply the data pin each down)."""
+    k = len(weights)
+    hessian = [[ridge * (i == j) for j in range(k)] for i in range(k)]
+    for x in xs:
+        z = max(-30.0, min(30.0, sum(w * v for w, v in zip(weights, x, strict=True))))
+        p = 1 / (1 + math.exp(-z))
+        for i in range(k):
+            if x[i]:
+                for j in range(k):
+                    hessian[i][j] += p * (1 - p) * x[i] * x[j]
+    return [
+        math.sqrt(max(_solve(hessian, [float(i == j) for j in range(k)])[i], 0.0)) for i in range(k)
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=141)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--length", default="short", choices=("short", "long"))
     args = parser.parse_args()
     rows: list[Row] = []
+    one_game = functools.partial(play, players=args.players, length=args.length)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for played in pool.map(play, range(args.games)):
+        for played in pool.map(one_game, range(args.games)):
             rows += played
     # A constant (the seat to move), the differences, and the score's difference times progress.
     xs = [[1.0, *difference, difference[0] * progress] for difference, progress, _ in rows]
     weights, loss = fit(xs, [won for _, _, won in rows])
-    print(f"{args.games} greedy games, {len(rows)} positions, mean log loss {loss:.4f}")
-    print(f"{'the seat to move':20s} {weights[0]:+.4f}")
-    for name, weight in zip(NAMES, weights[1:-1], strict=True):
-        print(f"{name:20s} {weight:+.4f}")
-    print(f"{'score x progress':20s} {weights[-1]:+.4f}")
+    errors = standard_errors(xs, weights)
+    print(
+        f"{args.games} {args.players}-player {args.length} greedy games, {len(rows)} positions, "
+        f"mean log loss {loss:.4f}"
+    )
+    print("weight and standard error:")
+    for name, weight, error in zip(
+        ["the seat to move", *NAMES, "score x progress"], weights, errors, strict=True
+    ):
+        print(f"{name:20s} {weight:+.4f} ± {error:.4f}")
     growth = 1 + weights[-1] / weights[1]
     print(f"a point weighs {growth:.1f} times as much at the end of the game as at its start")
     middle = weights[1] + weights[-1] * 0.5
-    print("in points at the middle of the game:")
-    for name, weight in zip(NAMES[1:], weights[2:-1], strict=True):
-        print(f"  {name:18s} {weight / middle:+6.2f}")
+    print("in points at the middle of the game (± a standard error, the score's weight fixed):")
+    for name, weight, error in zip(NAMES[1:], weights[2:-1], errors[2:-1], strict=True):
+        print(f"  {name:18s} {weight / middle:+6.2f} ± {error / middle:.2f}")
+    first, second, third, shovel = (w / middle for w in weights[2:6])
+    print(
+        f"for worth.py: Ladder(first={first:.1f}, second={second:.1f}, third={third:.1f}, "
+        f"shovel={shovel:.1f}, late={growth - 1:.1f})"
+    )
 
 
 if __name__ == "__main__":

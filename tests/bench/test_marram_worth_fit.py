@@ -34,6 +34,21 @@ def test_the_regression_finds_the_weights_that_made_the_results() -> None:
     assert 0 < loss < math.log(2)
 
 
+def test_standard_errors_shrink_as_the_root_of_the_positions() -> None:
+    script = _script()
+    rng = random.Random(2)
+    truth = [0.2, 1.0]
+    errors = []
+    for n in (1000, 4000):
+        xs = [[1.0, rng.gauss(0, 1)] for _ in range(n)]
+        ys = [float(rng.random() < 1 / (1 + math.exp(-(0.2 + x[1])))) for x in xs]
+        weights, _ = script.fit(xs, ys)
+        errors.append(script.standard_errors(xs, weights))
+        assert all(abs(w - t) < 4 * e for w, t, e in zip(weights, truth, errors[-1], strict=True))
+    # Four times the positions, half the error (the ridge aside).
+    assert all(1.8 < a / b < 2.2 for a, b in zip(errors[0], errors[1], strict=True))
+
+
 def test_features_read_scores_supplies_and_claims_on_unfinished_features() -> None:
     script = _script()
     state = games.get("marram").new(2, {}, 3)

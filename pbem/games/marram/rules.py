@@ -41,6 +41,7 @@ from pbem.games.marram.tiles import (
     standard_start,
     standard_tiles,
 )
+from pbem.games.marram.worth import ladder_for
 from pbem.games.marram.worth import worth as estimate_worth
 
 VARIANTS = ("classic", "pitchfork", "animals")
@@ -287,7 +288,8 @@ class MarramState:
         if self.outcome_value is not None:
             return [float(score) for score in self.score_list]
         dealt = len(self.setup.tiles) - 1 - HAND_SIZE * self.setup.players
-        return estimate_worth(self.score_list, self.supplies, len(self.bag), max(dealt, 0))
+        ladder = ladder_for(self.setup.players, self.setup.length)
+        return estimate_worth(self.score_list, self.supplies, len(self.bag), max(dealt, 0), ladder)
 
     @property
     def dropped(self) -> list[int]:
