@@ -111,7 +111,7 @@ def features(state: MarramState) -> list[list[float]]:
 
 def play(number: int, players: int = 2, length: str = "short") -> list[Row]:
     """One greedy game's positions, each from the side of the seat to move against the best
-    placed other seat (the highest score; of those, the most boots in hand)."""
+    placed other seat (the highest score; of those, one with a boot in hand)."""
     seed = SEED + number
     state = games.get("marram").new(players, {"length": length}, seed)
     assert isinstance(state, MarramState)
