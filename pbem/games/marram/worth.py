@@ -43,8 +43,8 @@ class Ladder:
 LADDERS: dict[tuple[int, str], Ladder] = {
     # 141 games, 3,554 positions.
     (2, "short"): Ladder(first=22.0, second=4.0, third=17.0, shovel=7.0, late=6.0),
-    # 141 games, 2,422 positions. The shovel came out at -0.8 points, nothing told apart from
-    # zero; it is 0 because a seat that holds a shovel need never use it.
+    # 141 games, 2,422 positions. The shovel came out at -0.8 points; it is 0 because a seat
+    # that holds a shovel need never use it.
     (3, "short"): Ladder(first=16.0, second=4.0, third=5.0, shovel=0.0, late=2.1),
     # 100 games, 4,482 positions. Claims held on incomplete regions with two or three open
     # sides came out at 0.6 to 1 point a point of their value (such claims score at the end of
@@ -56,11 +56,10 @@ LADDERS: dict[tuple[int, str], Ladder] = {
 
 @functools.cache
 def ladder_for(players: int, length: str) -> Ladder:
-    """The ladder fitted for this many players and this length of game; four players, not
-    fitted, take three players' (the nearest count fitted at the same length)."""
-    fitted = sorted(p for p, kind in LADDERS if kind == length) or [2]
-    nearest = min(fitted, key=lambda p: (abs(p - players), -p))
-    return LADDERS.get((nearest, length), LADDERS[(2, "short")])
+    """The ladder fitted for this many players and this length of game, or else for the nearest
+    count fitted at that length (four players take three's; long games two players')."""
+    fitted = [count for count, kind in LADDERS if kind == length]
+    return LADDERS[min(fitted, key=lambda count: abs(count - players)), length]
 
 
 def worth(
