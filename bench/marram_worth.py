@@ -7,7 +7,8 @@ hand, its shovels, and the value of the incomplete features it holds the majorit
 sides are still open (regions hemmed in by a creature apart). A logistic regression of who won
 on the differences between the seat to move and the best placed other seat (a point of score
 weighing more as the bag empties) gives each feature's weight; divided by a point's weight at
-the middle of the game, those are the points `worth.py` uses.
+the middle of the game, those are the points `worth.py` uses; that weight itself (the log-odds
+of winning a point of lead adds at the middle of the game) is the ladder's `point`.
 
     .venv/bin/python bench/marram_worth.py [--games 141] [--workers 2] [--players 2]
         [--length short]
@@ -232,7 +233,7 @@ def main() -> None:
     first, second, third, shovel = (w / middle for w in weights[2:6])
     print(
         f"for worth.py: Ladder(first={first:.1f}, second={second:.1f}, third={third:.1f}, "
-        f"shovel={shovel:.1f}, late={growth - 1:.1f})"
+        f"shovel={shovel:.1f}, late={growth - 1:.1f}, point={middle:.4f})"
     )
 
 

@@ -20,6 +20,7 @@ from pbem.games.base import (
     Summary,
     check_players,
     resolve_options,
+    score_scaled_weight,
 )
 
 
@@ -139,6 +140,9 @@ class CountdownState:
 
     def worth(self) -> list[float]:
         return [float(score) for score in self.scores()]
+
+    def point_weight(self) -> float:
+        return score_scaled_weight(self.scores())
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,6 +1,7 @@
 """How good a position is for each seat, from the contract alone: a finished game by its
 outcome, a running one by its scores, or by its worth (`State.worth`: the scores and what the
-engine reckons each seat holds beyond them). Bots search towards it."""
+engine reckons each seat holds beyond them) and what a point of it weighs towards winning
+(`State.point_weight`). Bots search towards it."""
 
 from __future__ import annotations
 
@@ -23,18 +24,19 @@ def result(state: State) -> list[float]:
 
 
 def standing(state: State) -> list[float]:
-    """Each seat's prospects in [0, 1]: the result when the game is over, else a smooth step of
-    its worth's lead over the best other seat, scaled to how big the scores are, so that a
-    lead of a few points counts for more early in a low-scoring game than late in a high one."""
+    """Each seat's prospects in [0, 1]: the result when the game is over, else its chance of
+    winning as its lead in worth over the best other seat says, a point of lead weighing what
+    the engine reckons it weighs in that position (`State.point_weight`)."""
     if state.outcome is not None:
         return result(state)
     worth = state.worth()
-    players = len(worth)
-    scale = 1.5 + 0.25 * sum(abs(s) for s in state.scores()) / players
+    weight = state.point_weight()
     prospects = []
-    for seat in range(players):
+    for seat in range(len(worth)):
         best_other = max(w for other, w in enumerate(worth) if other != seat)
-        prospects.append(0.5 + 0.5 * math.tanh((worth[seat] - best_other) / scale))
+        # Clamped so that a lead of any size gives a number, not an overflow.
+        odds = max(-60.0, min(60.0, weight * (worth[seat] - best_other)))
+        prospects.append(1.0 / (1.0 + math.exp(-odds)))
     return prospects
 
 

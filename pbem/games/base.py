@@ -197,6 +197,13 @@ class State(Protocol):
         """
         ...
 
+    def point_weight(self) -> float:
+        """How much a point of lead in `worth` over the best other seat counts towards winning
+        from this position, in log-odds of winning a point (positive): what searching bots turn
+        a lead into a chance of winning with. Read from what every seat can see, like `worth`.
+        """
+        ...
+
     def sample(self, seat: int | None, rng: random.Random) -> State:
         """A full position consistent with `view(seat)`: what `seat` cannot see (the other seats'
         hands, the order of the bag; everything hidden for a spectator, `seat` None) drawn at
@@ -335,6 +342,12 @@ def refuse_drop(title: str, seat: object, players: int = 2) -> ValueError:
         f"{title} is a two-player game: it cannot go on without a player, "
         "so the service decides the result itself"
     )
+
+
+def score_scaled_weight(scores: Sequence[int]) -> float:
+    """`point_weight` for a game without a fitted one: a lead of a few points counts for more
+    early in a low-scoring game than late in a high one."""
+    return 2.0 / (1.5 + 0.25 * sum(abs(score) for score in scores) / len(scores))
 
 
 def ranked_winners(values: Sequence[int]) -> list[int]:

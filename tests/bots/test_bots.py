@@ -4,6 +4,7 @@ only what its seat sees."""
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -139,6 +140,9 @@ class _Level:
     def scores(self) -> list[int]:
         return [4, 4]
 
+    def point_weight(self) -> float:
+        return 0.25
+
     def sample(self, seat: int | None, rng: random.Random) -> _Level:
         return self
 
@@ -196,6 +200,20 @@ def test_the_search_weighs_worth_and_greedy_only_the_score() -> None:
     assert after_turn(state, 0, by_worth=True) == -6  # type: ignore[arg-type]
     prospects = standing(state)  # type: ignore[arg-type]
     assert prospects[1] > 0.5 > prospects[0]
+
+
+class _Weighty(_Holding):
+    """The same lead in a position where a point counts for twice as much."""
+
+    def point_weight(self) -> float:
+        return 0.5
+
+
+def test_standing_is_the_chance_of_winning_a_lead_gives_by_the_engines_weight() -> None:
+    light, heavy = standing(_Holding()), standing(_Weighty())  # type: ignore[arg-type]
+    assert light[1] == pytest.approx(1 / (1 + math.exp(-0.25 * 6)))
+    assert light[0] + light[1] == pytest.approx(1.0), "two seats: one's chance is the other's loss"
+    assert heavy[1] > light[1] > 0.5 > light[0] > heavy[0]
 
 
 # --- what the search sees ------------------------------------------------------------------------

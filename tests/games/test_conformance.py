@@ -594,7 +594,8 @@ def test_sample_draws_only_what_is_hidden(name: str) -> None:
 @pytest.mark.parametrize("name", games.names())
 def test_worth_is_a_number_per_seat_and_the_score_once_the_game_is_over(name: str) -> None:
     """What bots weigh a position by: one finite number per seat, read from what every seat can
-    see (a sample is worth what the position is), the scores themselves at the end."""
+    see (a sample is worth what the position is), the scores themselves at the end; and a
+    point of it weighs something positive, the same in a sample."""
     for state in _sampled_positions(name):
         worth = state.worth()
         assert len(worth) == state.players
@@ -603,3 +604,6 @@ def test_worth_is_a_number_per_seat_and_the_score_once_the_game_is_over(name: st
             assert worth == [float(s) for s in state.scores()]
         sample = state.sample(state.to_move, random.Random(3))
         assert sample.worth() == worth, "a seat's view decides what the position is worth"
+        weight = state.point_weight()
+        assert isinstance(weight, float) and math.isfinite(weight) and weight > 0
+        assert sample.point_weight() == weight, "and what a point of it weighs"

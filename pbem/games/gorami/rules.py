@@ -27,6 +27,7 @@ from pbem.games.base import (
     SeatSummary,
     Summary,
     refuse_drop,
+    score_scaled_weight,
     unroll,
 )
 from pbem.games.gorami.board import Board
@@ -174,6 +175,10 @@ class GoramiState:
     def worth(self) -> list[float]:
         """The scores: nothing a seat holds is worth points beyond them."""
         return [float(score) for score in self.scores()]
+
+    def point_weight(self) -> float:
+        """Not fitted: the search's scale by the size of the scores."""
+        return score_scaled_weight(self.scores())
 
     def sample(self, seat: int | None, rng: random.Random) -> GoramiState:
         """The position itself: every seat sees the whole of it (perfect information)."""

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from pbem.games.base import JSON, IllegalMove, Outcome, Summary, shorten
 from pbem.games.marram import board as bd
 from pbem.games.marram import words
+from pbem.games.marram import worth as fitted
 from pbem.games.marram.board import Laid, Pos, Req
 from pbem.games.marram.features import (
     Creature,
@@ -41,8 +42,6 @@ from pbem.games.marram.tiles import (
     standard_start,
     standard_tiles,
 )
-from pbem.games.marram.worth import ladder_for
-from pbem.games.marram.worth import worth as estimate_worth
 
 VARIANTS = ("classic", "pitchfork", "animals")
 LENGTHS = ("short", "long")
@@ -287,9 +286,17 @@ class MarramState:
     def worth(self) -> list[float]:
         if self.outcome_value is not None:
             return [float(score) for score in self.score_list]
+        return fitted.worth(self.score_list, self.supplies, self._progress(), self._ladder())
+
+    def point_weight(self) -> float:
+        return fitted.point_weight(self._progress(), self._ladder())
+
+    def _ladder(self) -> fitted.Ladder:
+        return fitted.ladder_for(self.setup.players, self.setup.length)
+
+    def _progress(self) -> float:
         dealt = len(self.setup.tiles) - 1 - HAND_SIZE * self.setup.players
-        ladder = ladder_for(self.setup.players, self.setup.length)
-        return estimate_worth(self.score_list, self.supplies, len(self.bag), max(dealt, 0), ladder)
+        return fitted.progress(len(self.bag), max(dealt, 0))
 
     @property
     def dropped(self) -> list[int]:

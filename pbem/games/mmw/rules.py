@@ -30,6 +30,7 @@ from pbem.games.base import (
     SeatSummary,
     Summary,
     refuse_drop,
+    score_scaled_weight,
     unroll,
 )
 from pbem.games.mmw.board import (
@@ -242,6 +243,10 @@ class MMWState:
     def worth(self) -> list[float]:
         """The scores: nothing a seat holds is worth points beyond them."""
         return [float(score) for score in self.scores()]
+
+    def point_weight(self) -> float:
+        """Not fitted: the search's scale by the size of the scores."""
+        return score_scaled_weight(self.scores())
 
     def sample(self, seat: int | None, rng: random.Random) -> MMWState:
         """The position itself: every seat sees the whole of it (perfect information)."""
