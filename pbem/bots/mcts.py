@@ -43,7 +43,7 @@ from pbem.games.base import State
 
 # UCB1's constant. Rewards are chances of winning, and a fitted chance moves by a few hundredths
 # for a lead of a few points: at 0.7 the bonus for moves tried less drowned what the play-outs
-# found (Marram pilots, bench/RESULTS.md).
+# found (the pilots in bench/RESULTS.md).
 EXPLORATION = 0.1
 PLAYOUT_PLIES = 8
 PLAYOUT_CHOICES = 3
