@@ -84,6 +84,8 @@ document.addEventListener(
     if (!(tip instanceof HTMLElement) || !tip.classList.contains("pbem-term-tip")) return;
     if (event.newState !== "open") {
       delete tip.dataset.hover;
+      // A hover that began before a click or Escape closed it must not open it again.
+      clearTimeout(timers.get(tip.closest(".pbem-term")));
       return;
     }
     if (anchored) return;
