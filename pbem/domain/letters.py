@@ -67,14 +67,22 @@ def _seat_links(config: Settings, seat: SeatInfo) -> dict[str, str]:
 
 
 def invitation(
-    config: Settings, game: Game, seat: SeatInfo, creator: str, names: list[str]
+    config: Settings,
+    game: Game,
+    seat: SeatInfo,
+    creator: str,
+    names: list[str],
+    organiser: bool = False,
 ) -> Letter:
+    """`organiser`: the seat is the organiser's own, in a game an operator started for them
+    (`pbem new-game`), so the letter does not say they invite themselves."""
     return _about(
         config,
         game,
         seat,
         "invite",
         creator=creator,
+        organiser=organiser,
         names=names,
         options=game.options,
         link=links.invite_url(config, seat),

@@ -234,7 +234,9 @@ def _create(
     else:
         creator = who[mine.seat]
         first = [
-            letters.invitation(config, game, info, creator=creator, names=who)
+            letters.invitation(
+                config, game, info, creator=creator, names=who, organiser=seat is mine
+            )
             for seat, info in zip(seats, infos, strict=True)
             if seat.accepted_at is None
         ]
