@@ -142,9 +142,18 @@ def turn(
         away_until=_when(away_until, seat),
         news=news,
         reply_to=reply_to,
+        two_actions=_two_actions_left(state),
         **_seat_links(config, seat),
     )
     return _turn_mail(config, game, seat, replace(letter, reply_to=reply_to))
+
+
+def _two_actions_left(state: games.State) -> bool:
+    """Whether the turn has two actions still to play, so a reply may carry both."""
+    if state.outcome is not None or state.mid_turn:
+        return False
+    moves = state.legal_moves()
+    return bool(moves) and state.play(moves[0]).mid_turn
 
 
 def _when(at: datetime | None, seat: SeatInfo) -> str:
@@ -362,11 +371,13 @@ def reply(
     unplayed: Sequence[str] = (),
     legal: Sequence[str] = (),
     more_legal: int = 0,
+    state: games.State | None = None,
 ) -> Letter:
     """The answer to a player's reply by mail (`pbem.mailin.handle`): what was `played` (in
     words), why the rest was `refused` (with the lines `sent`), the lines left `unplayed` after
     the turn ended, or the `legal` moves asked for (and how many more there are). While it is
-    still the seat's turn, replying to this answer plays too."""
+    still the seat's turn, replying to this answer plays too; `state`, the game now, tells
+    whether that turn has both its actions still to play."""
     yours = game.status == RUNNING and game.to_move == seat.seat
     reply_to = reply_address(config, seat, game.ply) if yours else None
     if legal or more_legal:
@@ -390,6 +401,7 @@ def reply(
         legal=list(legal),
         more_legal=more_legal,
         your_turn=yours,
+        two_actions=yours and state is not None and _two_actions_left(state),
         move=move_number(game.ply),
         reply_to=reply_to,
         **_seat_links(config, seat),

@@ -245,7 +245,9 @@ def _legal(config: Settings, seat: SeatInfo, ply: int) -> Outcome:
     assert state is not None
     legal = state.legal_moves()
     shown = legal[:LEGAL_SHOWN]
-    letter = letters.reply(config, facts, seat, legal=shown, more_legal=len(legal) - len(shown))
+    letter = letters.reply(
+        config, facts, seat, legal=shown, more_legal=len(legal) - len(shown), state=state
+    )
     ids = _answer(config, letter)
     return Outcome(ANSWERED, f"{len(legal)} legal moves", seat.game_id, seat.seat, ply, ids)
 
@@ -322,8 +324,8 @@ def _play(
             refused, sent = error or "It was not played.", lines[index:]
             break
         played.append(sentence)
-    facts, _ = _facts(seat.game_id)
-    letter = letters.reply(config, facts, seat, played, refused, sent, unplayed)
+    facts, now = _facts(seat.game_id)
+    letter = letters.reply(config, facts, seat, played, refused, sent, unplayed, state=now)
     ids = _answer(config, letter)
     if not played:
         return Outcome(REFUSED, refused, seat.game_id, seat.seat, ply, ids)

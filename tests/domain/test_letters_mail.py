@@ -105,6 +105,28 @@ def test_a_turn_names_the_players_and_gives_the_last_moves_in_words() -> None:
         assert address not in text and address not in html
 
 
+def test_the_reply_hint_mentions_a_second_action_only_where_the_turn_has_one() -> None:
+    # Game ids as pbem makes them, so the letters carry a reply address and its hint.
+    facts, state, recent = _gorami(1)
+    facts = replace(facts, id="GcWeCyMfyycb")
+    seat = replace(_seats(list(NAMES))[facts.to_move or 0], game_id=facts.id)
+    text, html = _render(letters.turn(_config(), facts, seat, state, NAMES, recent))
+    assert "reply to this email with your move on the first line," in text
+    assert "both actions" not in text and "both actions" not in html
+    marram = games.get("marram").new(2, None, 1)
+    facts = GameFacts("lDEeIIkl7D18", "marram", RUNNING, 0, 0, "<mar1@pbem.test>")
+    seat = replace(_seats(list(NAMES))[0], game_id=facts.id)
+    text, html = _render(letters.turn(_config(), facts, seat, marram, NAMES, []))
+    assert "(or both actions of\nyour turn, one a line)" in text
+    assert "(or both actions of your turn, one a line)" in html
+    # Half-way through the turn one action is left, and the hint says so no more.
+    half = marram.play(marram.legal_moves()[0])
+    assert half.mid_turn
+    facts = replace(facts, ply=1)
+    text, html = _render(letters.turn(_config(), facts, seat, half, NAMES, []))
+    assert "both actions" not in text and "both actions" not in html
+
+
 def test_without_a_name_the_greeting_is_plain_and_never_the_address() -> None:
     facts, state, recent = _gorami(2)
     seat = _seats([None, None])[facts.to_move or 0]

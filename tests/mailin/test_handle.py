@@ -137,6 +137,7 @@ def test_one_action_then_the_second_by_replying_to_the_answer(app: Flask) -> Non
     assert handle_message(settings(), m.gmail(player, original, "1")).status == handle.APPLIED
     (answer,) = _answers(player)
     assert "It is your turn (move 2)" in answer.text
+    assert "both actions" not in answer.text  # one action is left
     assert answer.reply_to is not None and answer.reply_to != original.reply_to
     second = m.Original(answer.reply_to, answer.subject, answer.message_id, answer.text)
     assert handle_message(settings(), m.gmail(player, second, "3")).status == handle.APPLIED
@@ -175,6 +176,19 @@ def test_moves_answers_with_the_legal_moves(app: Flask) -> None:
     # Each move in a <code> (however the template styles it).
     assert re.search(r"<code[^>]*>1</code>, <code[^>]*>2</code>, <code[^>]*>3</code>", answer.html)
     assert _game(game.id).ply == 0
+    # A turn of one action: the answer speaks of one move, never of a second action.
+    assert "your move on the first line," in answer.text and "both actions" not in answer.text
+
+
+def test_the_answer_says_a_reply_may_carry_both_actions_of_a_turn_of_two(app: Flask) -> None:
+    game = start(options={"pile": 10, "actions": 2})
+    player, original = _turn_email(game)
+    assert "(or both actions of\nyour turn, one a line)" in original.text
+    outcome = handle_message(settings(), m.gmail(player, original, "moves"))
+    assert outcome.status == handle.ANSWERED
+    (answer,) = _answers(player)
+    assert "(or both actions of your turn, one a line)" in answer.text
+    assert "(or both actions of your turn, one a line)" in answer.html
 
 
 def test_resign_ends_the_game(app: Flask) -> None:
