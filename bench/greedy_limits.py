@@ -10,6 +10,8 @@ shortfall lies in the tie-break or in looking only one turn ahead:
 - `ties: fewest replies`: the same score, ties broken by the fewest legal replies left to the
   other seat, then the seed;
 - `ties: lowest disc` (GORami only): ties broken by keeping the higher discs, then the seed;
+- `ties: the game's tie-break` (GORami only): the score read as the game ranks players, fish
+  and then the interior sums, then the seed;
 - `reply look-ahead`: the move whose worst reply leaves the best margin (a two-ply minimax,
   no longer greedy).
 
@@ -42,6 +44,12 @@ def _fewest_replies(after: State, seat: int) -> Any:
 def _lowest_disc(after: State, seat: int) -> Any:
     # GORami moves start with the disc's number ("2b3").
     return (after_turn(after, seat), -int(after.history[-1][0]))
+
+
+def _game_tie_break(after: State, seat: int) -> Any:
+    # GORami's view carries each seat's sum on the interior cells, which decides equal fish.
+    interior = after.view(seat)["interior"]
+    return (after_turn(after, seat), interior[seat] - interior[1 - seat])
 
 
 def _reply_look_ahead(after: State, seat: int) -> Any:
@@ -102,6 +110,7 @@ def main() -> None:
         ("greedy", _defined_bot, {"gorami", "mmw"}),
         ("ties: fewest replies", _chooser(_fewest_replies), {"gorami", "mmw"}),
         ("ties: lowest disc", _chooser(_lowest_disc), {"gorami"}),
+        ("ties: the game's tie-break", _chooser(_game_tie_break), {"gorami"}),
         ("reply look-ahead", _chooser(_reply_look_ahead), {"gorami", "mmw"}),
     ]
     setups = [("gorami", {"board": board}) for board in (16, 22, 24)] + [("mmw", {})]
