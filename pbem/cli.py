@@ -72,7 +72,7 @@ def _parser() -> argparse.ArgumentParser:
         "new-game",
         help="start a game and email the invitations",
         description="pbem new-game GAME [--title NAME] [--clock CLOCK] [--weekends-free] "
-        "[--on-timeout drop|autopilot] [--option value ...] PLAYER PLAYER... (the first is the "
+        "[--on-timeout drop|autopilot] [--NAME VALUE ...] PLAYER PLAYER... (the first is the "
         "organiser, a person; everyone accepts through their emailed link). A PLAYER may be a "
         "bot: bot:random, bot:greedy or bot:mcts play against you, take their seats at once "
         "and get no mail. --on-timeout: in a game of three or four, a player who runs out of "
@@ -86,10 +86,11 @@ def _parser() -> argparse.ArgumentParser:
         "chose. CLOCK is none, days:N (N days per move) or "
         "fischer:INITIAL+INCREMENT[/MAX] (days); the default is the service's "
         "(PBEM_DEFAULT_CLOCK, days:3). --weekends-free: Saturdays and Sundays (UTC) do not "
-        "count. Every other --option is the game's.",
+        "count. Every other option is one of the game's, given as --NAME VALUE: --board 16 "
+        "(gorami), --variant pitchfork or --length long (marram).",
     )
     new_game.add_argument("game")
-    new_game.add_argument("rest", nargs=argparse.REMAINDER, metavar="[--option value] PLAYER")
+    new_game.add_argument("rest", nargs=argparse.REMAINDER, metavar="[--NAME VALUE] PLAYER")
     new_game.set_defaults(run=_new_game)
 
     rotate = commands.add_parser(
