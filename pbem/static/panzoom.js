@@ -21,6 +21,9 @@ const DRAG_SLOP = 6; // pixels a pointer moves before a press becomes a drag
 const LAST_TURN = ".last-turn[data-plies]";
 const LAST_MOVE = ".last-move";
 const BOARD_PARTS = "[data-cell], [data-square], [data-pos]:not([data-hand])";
+// What the engines draw beside the board (Marram's scores, hand, last turns and key).
+const PANEL = ".panel";
+const PANEL_ZOOM_OUT = 0.75; // how far below its scale the first view may go to keep a panel whole
 
 export class PanZoom {
   constructor(box) {
@@ -203,7 +206,59 @@ export class PanZoom {
     const area = this.bounds(parts) || this.full;
     const { w, h } = this.boxSize;
     const fits = Math.min(w / (area.w * 1.25), h / (area.h * 1.25));
-    this.show(Math.min(START_SCALE, fits), area.x + area.w / 2, area.y + area.h / 2);
+    const { min, max } = this.limits();
+    const first = Math.min(max, Math.max(min, Math.min(START_SCALE, fits)));
+    // A little further out, when that is what it takes to show a side panel whole or not at all
+    // (as far as the whole drawing when the last turn alone already needs an overview).
+    const floor = first < MIN_READABLE ? min : Math.max(min, first * PANEL_ZOOM_OUT);
+    for (let s = first; s >= floor - 1e-9; s = s > floor ? Math.max(floor, s / 1.1) : 0) {
+      const centre = this.clearOfPanels(area, s);
+      if (centre) {
+        this.show(s, centre[0], centre[1]);
+        return;
+      }
+    }
+    this.show(first, area.x + area.w / 2, area.y + area.h / 2);
+  }
+
+  // The centre nearest `area`'s of a view at scale `s` that keeps `area` in sight and shows each
+  // side panel whole or not at all (null if none does): a first view does not open on a panel
+  // cut mid-word (the page shows the scores and the hand beside the board, and "Whole board"
+  // shows the panels whole).
+  clearOfPanels(area, s) {
+    const cx = area.x + area.w / 2;
+    const cy = area.y + area.h / 2;
+    // Measured at the whole view, a panel's edge is a few pixels out at this one: a margin.
+    const m = 8 / s;
+    const panels = $$(PANEL, this.svg)
+      .map((node) => this.bounds([node]))
+      .filter(Boolean)
+      .map((p) => ({ x: p.x - m, y: p.y - m, w: p.w + 2 * m, h: p.h + 2 * m }));
+    if (!panels.length) return [cx, cy];
+    const { w, h } = this.boxSize;
+    const vw = w / s;
+    const vh = h / s;
+    const full = this.full;
+    const place = (c, size, start, extent) =>
+      size >= extent ? start + extent / 2 : Math.min(Math.max(c, start + size / 2), start + extent - size / 2);
+    const xs = [cx];
+    const ys = [cy];
+    for (const p of panels) {
+      xs.push(p.x - vw / 2, p.x + p.w - vw / 2, p.x + vw / 2, p.x + p.w + vw / 2);
+      ys.push(p.y - vh / 2, p.y + p.h - vh / 2, p.y + vh / 2, p.y + p.h + vh / 2);
+    }
+    let best = null;
+    for (const x0 of xs) {
+      for (const y0 of ys) {
+        const x = place(x0, vw, full.x, full.w);
+        const y = place(y0, vh, full.y, full.h);
+        const view = { x: x - vw / 2, y: y - vh / 2, w: vw, h: vh };
+        if (!contains(view, area) || panels.some((p) => overlap(view, p) && !contains(view, p))) continue;
+        const d = Math.hypot(x - cx, y - cy);
+        if (!best || d < best.d) best = { x, y, d };
+      }
+    }
+    return best ? [best.x, best.y] : null;
   }
 
   whole() {
@@ -377,6 +432,15 @@ function latestTurn(marks) {
     }
   }
   return best;
+}
+
+// Whether box `a` holds box `b` whole (a pixel's slack), and whether they share any area.
+function contains(a, b) {
+  return b.x >= a.x - 1 && b.y >= a.y - 1 && b.x + b.w <= a.x + a.w + 1 && b.y + b.h <= a.y + a.h + 1;
+}
+
+function overlap(a, b) {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
 function readViewBox(svg) {

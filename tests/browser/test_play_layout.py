@@ -123,6 +123,16 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
+def holds(outer: dict[str, float], inner: dict[str, float]) -> bool:
+    """Whether `inner` lies wholly in `outer`, to a pixel."""
+    return (
+        inner["x"] >= outer["x"] - 1
+        and inner["y"] >= outer["y"] - 1
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 1
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 1
+    )
+
+
 def no_sideways_scroll(page: Page) -> None:
     m = metrics(page)
     assert m["scrollWidth"] <= m["innerWidth"], f"the page scrolls sideways: {m}"
@@ -257,6 +267,28 @@ def test_a_board_grown_past_the_screen_pans_and_zooms_on_a_desktop(
     assert not overlaps(rect(board), rect(page.locator("#pending")))
     in_viewport(rect(page.locator("#pending .pbem-confirm")), page, "Confirm")
     shoot(page, "marram-desktop-grown")
+    context.close()
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_zoomed_board_opens_on_the_board_never_on_a_slice_of_its_panel(
+    server: Server, browser: Browser, size: dict[str, int]
+) -> None:
+    """Marram's drawing has its scores, hand, last turns and key beside the board: the first
+    view of a zoomed board shows that panel whole or not at all, never cut mid-word."""
+    running = running_game(server, "marram", {"variant": "classic"}, ["Ann", "Ben"], seed=5)
+    context = browser.new_context(base_url=server.url, viewport=size)
+    page = context.new_page()
+    state = advance(server, running, 40)
+    for step in range(6):
+        assert state.to_move is not None and state.outcome is None
+        page.goto(running.seat(state.to_move).path)
+        page.evaluate("() => window.pbemPlay.ready")
+        board = page.locator("#board")
+        expect(board).to_have_attribute("data-zoom", "on")
+        box, panel = rect(board), rect(page.locator("#board svg .panel"))
+        assert not overlaps(box, panel) or holds(box, panel), (step, box, panel)
+        state = advance(server, running, 6, seed=step + 2)
     context.close()
 
 
