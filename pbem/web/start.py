@@ -83,9 +83,9 @@ class BotChoice:
 
 # The strongest first: what someone who asks for "the computer" wants.
 _BOT_WORDS = {
-    "mcts": "looks many moves ahead (the strongest)",
-    "greedy": "takes the most points it can each turn",
-    "random": "plays any legal move (to learn the rules)",
+    "mcts": "the strongest, looks many moves ahead",
+    "greedy": "middling, takes the most points each turn",
+    "random": "the weakest, any legal move (to learn the rules)",
 }
 
 
