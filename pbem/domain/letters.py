@@ -90,14 +90,18 @@ def invitation(
     )
 
 
-def confirmation(config: Settings, game: Game, seat: SeatInfo, names: list[str]) -> Letter:
+def confirmation(
+    config: Settings, game: Game, seat: SeatInfo, names: list[str], invites: bool = True
+) -> Letter:
     """To the organiser of a game started from the web form: nobody else is emailed until the
-    organiser's POST on this link proves the address is theirs."""
+    organiser's POST on this link proves the address is theirs. `invites`: whether anyone is
+    to be invited then (not when every other seat is a bot's: the game starts at once)."""
     return _about(
         config,
         game,
         seat,
         "confirm",
+        invites=invites,
         names=names,
         options=game.options,
         link=links.invite_url(config, seat),

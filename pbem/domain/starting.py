@@ -224,7 +224,8 @@ def _create(
     conn = db.session.connection()
     infos = [SeatInfo.of(seat) for seat in seats]
     if started_by == BY_STRANGER:
-        first = [letters.confirmation(config, game, SeatInfo.of(mine), who)]
+        invites = any(seat.accepted_at is None for seat in seats if seat is not mine)
+        first = [letters.confirmation(config, game, SeatInfo.of(mine), who, invites=invites)]
     elif all(seat.accepted_at is not None for seat in seats):
         # The organiser's own seat and bots: nobody to wait for.
         db.session.flush()

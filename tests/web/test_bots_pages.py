@@ -55,6 +55,11 @@ def test_a_game_against_the_computer_starts_on_confirmation_and_the_bot_answers(
     bot = next(s for s in game.seats if s.player.bot == "greedy")
     assert bot.accepted_at is not None
     assert {m.to for m in mails()} == {ALICE}, "nothing is written to a bot"
+    # Nobody to invite: the confirmation says the game begins on it.
+    (confirm,) = mails(kind="confirm")
+    assert "The game begins when you confirm" in confirm.text
+    assert "The game begins when you confirm" in confirm.html
+    assert "invitations" not in confirm.text and "invitations" not in confirm.html
     # Whoever moved first, it is Alice's turn now; she moves and the bot answers at once.
     assert game.to_move == _alice(game).seat
     response = client.post(turn_link(game), data={"move": "1", "ply": str(game.ply)})

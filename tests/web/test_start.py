@@ -30,6 +30,7 @@ def test_creating_a_game_emails_the_organiser_alone_until_confirmed(client: Flas
     assert [m.to for m in mails()] == [EMAILS[0]]
     (confirm,) = mails(kind="confirm")
     assert len(links_in(confirm, "invite")) == 1
+    assert "Nobody else has been emailed yet" in confirm.text
     page = client.get(f"/created/{game.id}")
     assert "Check your email" in page.text and 'id="confirm-notice"' in page.text
     assert 'href="/outbox"' in page.text
