@@ -21,7 +21,7 @@ const DRAG_SLOP = 6; // pixels a pointer moves before a press becomes a drag
 const LAST_TURN = ".last-turn[data-plies]";
 const LAST_MOVE = ".last-move";
 const BOARD_PARTS = "[data-cell], [data-square], [data-pos]:not([data-hand])";
-// What the engines draw beside the board (Marram's scores, hand, last turns and key).
+// What an engine draws beside its board (scores, a hand, the last turns, a key).
 const PANEL = ".panel";
 const PANEL_ZOOM_OUT = 0.75; // how far below its scale the first view may go to keep a panel whole
 
