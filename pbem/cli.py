@@ -86,8 +86,9 @@ def _parser() -> argparse.ArgumentParser:
         "chose. CLOCK is none, days:N (N days per move) or "
         "fischer:INITIAL+INCREMENT[/MAX] (days); the default is the service's "
         "(PBEM_DEFAULT_CLOCK, days:3). --weekends-free: Saturdays and Sundays (UTC) do not "
-        "count. Every other option is one of the game's, given as --NAME VALUE: --board 16 "
-        "(gorami), --variant pitchfork or --length long (marram).",
+        "count. Every other option is one of the game's, given as --NAME VALUE (--board 16, "
+        "--length long): the README's table of games lists them, and a wrong one is answered "
+        "with the game's own.",
     )
     new_game.add_argument("game")
     new_game.add_argument("rest", nargs=argparse.REMAINDER, metavar="[--NAME VALUE] PLAYER")
