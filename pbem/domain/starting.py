@@ -478,6 +478,10 @@ def _start(
     if outcome is not None:
         first = letters.results(config, facts, seats, state, who, [])
     else:
+        # Against the computer alone, a bot's first move follows in seconds with the turn
+        # email: a "the game has started" email just before it would only be noise.
+        people = [seat for seat in seats if seat.bot is None]
+        alone = len(people) == 1 and people[0].seat != state.to_move
         first = [
             letters.turn(
                 config,
@@ -492,6 +496,7 @@ def _start(
             if seat.seat == state.to_move
             else letters.started(config, facts, seat, state, who)
             for seat in seats
+            if not (alone and seat.bot is None)
         ]
     # Threaded after the invitations.
     return facts.status, write_letters(conn, config, first, last_message_ids(conn, [game.id]))
