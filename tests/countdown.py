@@ -60,6 +60,10 @@ class CountdownState:
     def mid_turn(self) -> bool:
         return self.outcome is None and self.acted != 0
 
+    @property
+    def actions_left(self) -> int:
+        return self.actions - self.acted if self.outcome is None else 0
+
     def _next(self, seat: int, dropped: list[int]) -> int:
         for step in range(1, self.players + 1):
             candidate = (seat + step) % self.players

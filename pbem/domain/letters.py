@@ -154,10 +154,7 @@ def turn(
 
 def _two_actions_left(state: games.State) -> bool:
     """Whether the turn has two actions still to play, so a reply may carry both."""
-    if state.outcome is not None or state.mid_turn:
-        return False
-    moves = state.legal_moves()
-    return bool(moves) and state.play(moves[0]).mid_turn
+    return state.actions_left >= 2
 
 
 def _when(at: datetime | None, seat: SeatInfo) -> str:

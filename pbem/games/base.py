@@ -153,6 +153,12 @@ class State(Protocol):
         """
         ...
 
+    @property
+    def actions_left(self) -> int:
+        """How many actions `to_move` has left in this turn, this one included: 1 in a game of
+        one action a turn, 2 then 1 in a Marram turn, 0 once the game is over."""
+        ...
+
     def describe(self, move: str) -> str:
         """A sentence for `move` played from this position, with what it caused.
 

@@ -129,6 +129,7 @@ class _Level:
     players = 2
     to_move = 0
     mid_turn = False
+    actions_left = 1
     outcome = None
 
     def legal_moves(self) -> list[str]:

@@ -358,7 +358,9 @@ def test_describe_refuses_what_play_refuses(name: str) -> None:
 @pytest.mark.parametrize("name", games.names())
 def test_describe_outcome_and_mid_turn_through_whole_games(name: str) -> None:
     """describe_outcome is None until the end, then a sentence; a turn that passes to another
-    seat (or ends the game) is never mid-turn; the move played is described the same way."""
+    seat (or ends the game) is never mid-turn, nor is the move after a turn's last action;
+    actions_left counts a turn's actions down to 0 at the end; the move played is described
+    the same way."""
     game = games.get(name)
     for seed in range(2):
         players, options = _setup(name, None, None, seed)
@@ -373,12 +375,19 @@ def test_describe_outcome_and_mid_turn_through_whole_games(name: str) -> None:
             move = rng.choice(state.legal_moves())
             if plies % 5 == 0:
                 _check_sentence(state.describe(move), state.players)
+            left = state.actions_left
+            assert left >= 1, "a seat to move has an action left"
             nxt = state.play(move)
             if nxt.to_move != mover:
                 assert nxt.mid_turn is False, f"{move!r} passed the turn on, yet it is mid-turn"
+            if left == 1:
+                assert nxt.mid_turn is False, f"{move!r} was the turn's last action"
+            if nxt.mid_turn:
+                assert nxt.actions_left == left - 1, "the turn goes on with one action fewer"
             state = nxt
             plies += 1
             assert plies < MAX_PLIES
+        assert state.actions_left == 0, "nobody acts in a finished game"
         ending = _check_sentence(state.describe_outcome(), state.players)
         reason = state.outcome.reason
         assert "-" not in reason or reason not in ending, f"{ending!r} shows the code {reason!r}"

@@ -236,6 +236,10 @@ class MMWState:
         return False
 
     @property
+    def actions_left(self) -> int:
+        return 0 if self.outcome is not None else 1
+
+    @property
     def dropped(self) -> list[int]:
         """Always empty: a two-player game never goes on without a player."""
         return []
