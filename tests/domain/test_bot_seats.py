@@ -143,6 +143,25 @@ def test_the_game_starts_when_the_person_accepts_and_the_bot_moves_on_its_turn(
     assert all(m.to == ALICE for m in mails())
 
 
+def test_against_the_computer_the_first_email_is_the_turn_whoever_begins(app: Flask) -> None:
+    """Alone against bots, no "the game has started" email: when a bot begins, its move and
+    the person's turn email follow at once; when the person begins, the turn email is it."""
+    first_movers = set()
+    for seed in range(6):
+        created = _create([f"p{seed}@example.org", "bot:greedy"], seed=seed)
+        _accept_people(created.game_id)
+        game = reload(created.game_id)
+        person = _person(game, f"p{seed}@example.org")
+        first_movers.add(views.history(game)[0].seat == person if game.ply else True)
+        kinds = [m.kind for m in mails(to=f"p{seed}@example.org")]
+        assert kinds == ["invite", "turn"], (seed, kinds)
+    assert first_movers == {True, False}, "both a bot and the person began some game"
+    # With another person in the game, who waits for the first move is told it has started.
+    created = _create([ALICE, BOB, "bot:greedy"], seed=1)
+    _accept_people(created.game_id)
+    assert {m.kind for m in mails(to=BOB)} | {m.kind for m in mails(to=ALICE)} >= {"started"}
+
+
 def test_a_bot_plays_both_actions_of_its_turn(app: Flask) -> None:
     created = _create([ALICE, "bot:greedy"], options={"actions": 2}, seed=2)
     _accept_people(created.game_id)
