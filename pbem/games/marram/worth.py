@@ -11,10 +11,10 @@ between greedy bots (`bench/marram_worth.py`, which prints them), one ladder per
 players and length of game. A point of score counts for more as the bag empties, so what is in
 hand is worth more points early and fewer late; the same regression says how much a point of
 lead adds to the odds of winning (`point_weight`), which the search turns a lead into a chance
-of winning with. Claims standing on incomplete features, fitted
-beside them, came out worth next to nothing in short games and are left out everywhere.
-Pitchfork and Animals were not fitted: their boots and forks each count as Classic's boots do,
-for the kind of feature each claims.
+of winning with. Claims standing on incomplete features, fitted beside them, came out worth
+next to nothing in short games and are left out everywhere. Pitchfork and Animals were not
+fitted: their boots and forks each count as Classic's boots do, for the kind of feature each
+claims.
 """
 
 from __future__ import annotations
