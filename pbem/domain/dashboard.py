@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload
@@ -15,6 +16,7 @@ from pbem.domain.access import signin_token
 from pbem.domain.errors import SetupError
 from pbem.domain.names import optional_name
 from pbem.domain.outbox import write_letters
+from pbem.domain.outcomes import CANCELLED as CANCELLED_REASON
 from pbem.domain.views import engine, load_state, names, timing
 from pbem.extensions import db
 from pbem.games.base import shorten
@@ -40,7 +42,7 @@ class GameLine:
     your_turn: bool
     move_number: int
     opponents: list[str]
-    scores: str
+    scores: list[tuple[str, int]]  # (who, score), the player's own first, "you" for theirs
     href: str
     invited: bool
     last_activity: datetime
@@ -51,6 +53,7 @@ class GameLine:
     seat: int = 0  # the player's seat in it
     autopilot: bool = False  # pbem's search bot plays the player's seat for them
     active: bool = True  # the player is still in the game (not resigned or out of time)
+    result: str = ""  # a finished game's, from the player's side: "you won", "Blue won"
 
     @property
     def rank(self) -> int:
@@ -112,7 +115,7 @@ def game_lines(config: Settings, player: Player, now: datetime | None = None) ->
                 and seat.autopilot_since is None,
                 move_number=game.ply + 1,
                 opponents=[n for i, n in enumerate(who) if i != seat.seat and i not in gone],
-                scores=" : ".join(str(s) for s in state.scores()) if state is not None else "",
+                scores=_scores(state.scores(), who, seat.seat) if state is not None else [],
                 href=f"/{path}/{links.token_for(config.signing_key, seat, purpose)}",
                 invited=invited,
                 last_activity=game.finished_at or game.started_at or game.created_at,
@@ -123,10 +126,29 @@ def game_lines(config: Settings, player: Player, now: datetime | None = None) ->
                 seat=seat.seat,
                 autopilot=seat.autopilot_since is not None,
                 active=seat.state == ACTIVE,
+                result=_result(game.outcome, who, seat.seat) if game.status == FINISHED else "",
             )
         )
     lines.sort(key=lambda line: line.order)
     return lines
+
+
+def _scores(scores: list[int], who: list[str], mine: int) -> list[tuple[str, int]]:
+    """Each seat's score by name, the player's own first ("you")."""
+    order = [mine, *(i for i in range(len(scores)) if i != mine)]
+    return [("you" if i == mine else who[i], scores[i]) for i in order]
+
+
+def _result(outcome: dict[str, Any] | None, who: list[str], mine: int) -> str:
+    """Who won a finished game, said to the player of seat `mine`."""
+    if not outcome or outcome.get("reason") == CANCELLED_REASON:
+        return ""
+    winners = [w for w in outcome.get("winners") or [] if isinstance(w, int) and w < len(who)]
+    if not winners:
+        return "drawn"
+    if mine in winners:
+        return "you won" if len(winners) == 1 else "you shared the win"
+    return " and ".join(who[w] for w in winners) + " won"
 
 
 def seat_of(player: Player, game_id: str, seat: str) -> Seat | None:

@@ -7,7 +7,8 @@ import re
 
 from flask.testing import FlaskClient
 
-from pbem.extensions import db
+from pbem.domain import endings, views
+from pbem.extensions import db, settings
 from pbem.models import Game, Player
 from tests.web.flow import EMAILS, confirmed, mails, start, turn_link
 
@@ -42,6 +43,24 @@ def test_dashboard_lists_every_game_turn_first(client: FlaskClient) -> None:
         assert all("your-turn" in classes for classes, _ in rows)
         assert "your turn" in html and "accept the invitation" in html
         assert "/invite/" in html and "/play/" in html
+
+
+def test_a_finished_game_says_who_won_and_whose_score_is_whose(client: FlaskClient) -> None:
+    game = start(client, pile="21")
+    loser = next(seat for seat in game.seats if seat.player.email == EMAILS[1])
+    endings.resign(settings(), loser)
+    db.session.expire_all()
+    game = db.session.get(Game, game.id)
+    assert game is not None and game.status == "finished"
+    who = views.names(game)
+    winner = who[1 - loser.seat]
+    mine = client.get(_player_link(EMAILS[0])).text
+    theirs = client.get(_player_link(EMAILS[1])).text
+    assert 'data-result="you won"' in mine and f'data-result="{winner} won"' in theirs
+    # Each score is named, the reader's own first.
+    score = re.compile(r'<span class="pbem-score-of">([^<]*) <b>(\d+)</b></span>')
+    assert [name for name, _ in score.findall(mine)] == ["you", who[loser.seat]]
+    assert [name for name, _ in score.findall(theirs)] == ["you", winner]
 
 
 def test_dashboard_refuses_a_forged_link(client: FlaskClient) -> None:
