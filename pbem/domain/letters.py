@@ -73,9 +73,11 @@ def invitation(
     creator: str,
     names: list[str],
     organiser: bool = False,
+    alone: bool = False,
 ) -> Letter:
     """`organiser`: the seat is the organiser's own, in a game an operator started for them
-    (`pbem new-game`), so the letter does not say they invite themselves."""
+    (`pbem new-game`), so the letter does not say they invite themselves; `alone`: every other
+    seat is a bot's, so the game starts on this acceptance."""
     return _about(
         config,
         game,
@@ -83,6 +85,7 @@ def invitation(
         "invite",
         creator=creator,
         organiser=organiser,
+        alone=alone,
         names=names,
         options=game.options,
         link=links.invite_url(config, seat),

@@ -236,7 +236,13 @@ def _create(
         creator = who[mine.seat]
         first = [
             letters.invitation(
-                config, game, info, creator=creator, names=who, organiser=seat is mine
+                config,
+                game,
+                info,
+                creator=creator,
+                names=who,
+                organiser=seat is mine,
+                alone=all(other.player.bot is not None for other in seats if other is not seat),
             )
             for seat, info in zip(seats, infos, strict=True)
             if seat.accepted_at is None

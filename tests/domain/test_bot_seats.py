@@ -94,6 +94,12 @@ def test_a_bot_takes_its_seat_at_once_has_a_name_and_no_address(app: Flask) -> N
     assert views.names(game)[bot.seat] == "pbem MCTS"
     # One invitation, to the person: nothing is ever written to a bot.
     assert [(m.kind, m.to) for m in mails()] == [("invite", ALICE)]
+    (invitation,) = mails()
+    assert "The game starts when you accept: your opponents are pbem's computer" in invitation.text
+    # With another person to wait for, the invitation says so.
+    _create([BOB, ALICE, "bot:mcts"])
+    for row in mails(to=ALICE)[1:] + mails(to=BOB):
+        assert "The game starts when every player has accepted" in row.text
 
 
 def test_one_player_row_serves_every_seat_of_a_kind(app: Flask) -> None:
