@@ -224,7 +224,7 @@ def _create(
     conn = db.session.connection()
     infos = [SeatInfo.of(seat) for seat in seats]
     if started_by == BY_STRANGER:
-        invites = any(seat.accepted_at is None for seat in seats if seat is not mine)
+        invites = not _only_bots_beside(seats, mine)
         first = [letters.confirmation(config, game, SeatInfo.of(mine), who, invites=invites)]
     elif all(seat.accepted_at is not None for seat in seats):
         # The organiser's own seat and bots: nobody to wait for.
@@ -242,7 +242,7 @@ def _create(
                 creator=creator,
                 names=who,
                 organiser=seat is mine,
-                alone=all(other.player.bot is not None for other in seats if other is not seat),
+                alone=_only_bots_beside(seats, seat),
             )
             for seat, info in zip(seats, infos, strict=True)
             if seat.accepted_at is None
@@ -440,6 +440,11 @@ def _invite_the_others(
         if not done
     ]
     return write_letters(conn, config, invitations, {})
+
+
+def _only_bots_beside(seats: list[Seat], seat: Seat) -> bool:
+    """Whether every seat but `seat` is a bot's: nobody else to invite or wait for."""
+    return all(other.player.bot is not None for other in seats if other is not seat)
 
 
 def _start(
