@@ -52,4 +52,9 @@ if ! command -v spamassassin >/dev/null; then
     echo "services: installing spamassassin" >&2
     apt_install spamassassin
 fi
-echo "services: PostgreSQL, Redis, chromium and spamassassin are ready" >&2
+# faketime runs the tests that need no real service a year ahead (scripts/test.sh).
+if ! command -v faketime >/dev/null; then
+    echo "services: installing faketime" >&2
+    apt_install faketime
+fi
+echo "services: PostgreSQL, Redis, chromium, spamassassin and faketime are ready" >&2

@@ -1,6 +1,11 @@
 """Shared fixtures for the fast service tests: SQLite in a temporary folder, tasks in-process,
 mail saved as files. The real-infrastructure fixtures live in tests/integration/.
 
+Every test but the integration and browser tests runs on a fixed calendar (`fixed_clock`): its
+wall clock starts at `SUITE_NOW` and ticks on from there, so no test depends on the day it runs;
+a test that needs another instant travels from there. The integration and browser tests run on
+the real clock: Celery ETAs, Redis expiries and the browser's own clock cannot be moved.
+
 Hypothesis runs without deadlines (speed is measured in bench/, and a loaded 2-core CI machine
 must not turn a slow example into a failure), derandomised on CI so a red run can be
 reproduced."""
@@ -9,9 +14,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import time_machine
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck
@@ -22,6 +29,9 @@ from pbem.app import create_app
 from pbem.config import SETTING_NAMES
 from pbem.extensions import db
 from tests.countdown import GAME as COUNTDOWN
+from tests.support import faketime
+
+faketime.install()
 
 hypothesis_settings.register_profile(
     "pbem",
@@ -30,6 +40,21 @@ hypothesis_settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 hypothesis_settings.load_profile("pbem")
+
+# A Monday before tests/domain/clock_flow.T0 (Wednesday 2 December 2026, 12:00 UTC), so that a
+# game created "now" and then moved through T0's days sees its clock run forward.
+SUITE_NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+REAL_CLOCK_MARKERS = ("integration", "browser")
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(request: pytest.FixtureRequest) -> Iterator[None]:
+    """One travel around the whole test, from its first fixture to its last assertion."""
+    if any(request.node.get_closest_marker(name) for name in REAL_CLOCK_MARKERS):
+        yield
+        return
+    with time_machine.travel(SUITE_NOW, tick=True):
+        yield
 
 
 @pytest.fixture

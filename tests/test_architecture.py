@@ -1,5 +1,6 @@
 """The layout's promises, checked from the source: the import graph has no circle, the domain
-knows neither the web nor the app factory, engines are pure, and only engines name a game."""
+knows neither the web nor the app factory, engines are pure, only engines name a game, and the
+wall clock is read in one place."""
 
 from __future__ import annotations
 
@@ -126,4 +127,47 @@ def test_only_engines_name_a_game() -> None:
             for number, line in enumerate(path.read_text().splitlines(), 1):
                 if pattern.search(line):
                     found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
+# Reading the wall clock: in Python, and in SQL that asks the database for its own.
+_CLOCK_CALLS = {
+    "datetime.now",
+    "datetime.utcnow",
+    "datetime.today",
+    "date.today",
+    "time.time",
+    "time.time_ns",
+    "time.localtime",
+    "time.gmtime",
+    "func.now",
+    "func.current_timestamp",
+    "func.localtimestamp",
+}
+_SQL_CLOCK = re.compile(r"\b(now\(\)|current_timestamp|current_date|localtimestamp)", re.I)
+ONE_CLOCK = ("pbem.models", "utcnow")
+
+
+def test_the_wall_clock_is_read_in_one_place() -> None:
+    """`pbem.models.utcnow` is "now" for the service, so a test that moves it moves everything,
+    and no instant comes from the database's clock."""
+    found = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text())
+        allowed = {
+            id(inner)
+            for function in ast.walk(tree)
+            if isinstance(function, ast.FunctionDef) and (name, function.name) == ONE_CLOCK
+            for inner in ast.walk(function)
+        }
+        for node in ast.walk(tree):
+            if id(node) in allowed or not isinstance(node, ast.Call):
+                continue
+            called = ast.unparse(node.func)
+            if any(called == c or called.endswith("." + c) for c in _CLOCK_CALLS):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {called}()")
+        for node in ast.walk(tree):
+            text = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(text, str) and _SQL_CLOCK.search(text):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: SQL reads the clock")
     assert not found, "\n".join(found)

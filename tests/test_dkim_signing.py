@@ -8,17 +8,28 @@ import dataclasses
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
 import dkim
 import pytest
+import time_machine
 
 from pbem import dkim_signing, mail
 from pbem.config import Settings, load_settings
 from tests.support.needs import missing
+
+# When the test's messages were written (their Date and the signature's t=).
+WRITTEN = datetime(2026, 12, 1, 8, 0, 0)
+
+
+@pytest.fixture(autouse=True)
+def read_a_minute_later() -> Iterator[None]:
+    """dkimpy refuses a signature dated in the future: each test verifies just after WRITTEN."""
+    with time_machine.travel(WRITTEN.replace(tzinfo=UTC) + timedelta(minutes=1), tick=True):
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +83,7 @@ def _row(**changes: object) -> SimpleNamespace:
         references="<g1@pbem.test>",
         reply_to="play+abcdefghijklmnopqrstuvwxyz234567@pbem.test",
         list_unsubscribe="https://pbem.test/mail/token",
-        created_at=datetime(2026, 12, 1, 8, 0, 0),
+        created_at=WRITTEN,
         raw=None,
     )
     for name, value in changes.items():
@@ -94,7 +105,7 @@ def test_a_signed_message_verifies_against_the_published_key(key: tuple[Path, by
     wanted = {name.lower().encode() for name in dkim_signing.SIGNED_HEADERS}
     assert signed == wanted and {b"list-unsubscribe", b"list-unsubscribe-post"} <= signed
     # Dated by the row, not the clock: built again, it is the same message.
-    assert int(tags[b"t"]) == int(datetime(2026, 12, 1, 8, 0, tzinfo=UTC).timestamp())
+    assert int(tags[b"t"]) == int(WRITTEN.replace(tzinfo=UTC).timestamp())
     assert mail.prepare(_row(), _config(path), "bounce+x@pbem.test").message == built.message
 
 

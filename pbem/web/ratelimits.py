@@ -17,9 +17,9 @@ import hashlib
 import ipaddress
 import logging
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from functools import lru_cache
 
 from flask import Flask, Response, current_app, request
@@ -31,6 +31,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from pbem.config import Settings
 from pbem.domain.errors import ServiceError
+from pbem.models import utcnow
 from pbem.web.errors import refusal
 
 log = logging.getLogger(__name__)
@@ -233,7 +234,7 @@ def _count(strategy: RateLimiter, rules: Sequence[_Rule]) -> None:
 
 def _refusal(strategy: RateLimiter, full: list[tuple[_Rule, RateLimitItem]]) -> RateLimited:
     """The refusal of the limit with the longest wait, naming every address it holds back."""
-    now = time.time()
+    now = utcnow().replace(tzinfo=UTC).timestamp()
     waits: dict[str, float] = {}
     addresses: dict[str, list[str]] = {}
     for rule, item in full:

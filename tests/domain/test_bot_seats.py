@@ -301,27 +301,27 @@ def test_autopilot_plays_my_seat_until_i_take_it_back(app: Flask) -> None:
 def test_taking_a_seat_back_on_its_turn_restarts_the_turn_with_an_email(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game, alice = _alice_to_move(seed=7)
-    # The bot worker is down: the seat goes on autopilot, and nobody has moved for it yet.
-    monkeypatch.setattr(dispatch, "play_bots_later", lambda ids: True)
-    with time_machine.travel(T0, tick=False):
+    with time_machine.travel(T0, tick=False) as traveller:
+        game, alice = _alice_to_move(seed=7)
+        # The bot worker is down: the seat goes on autopilot, and nobody has moved for it yet.
+        monkeypatch.setattr(dispatch, "play_bots_later", lambda ids: True)
         autopilot.hand_over(settings(), game.seats[alice], on=True)
-    game = reload(game.id)
-    assert game.deadline is None, "the bot's turn is not timed"
-    with pytest.raises(NotYourTurn, match="on autopilot"):
-        moves.submit_move(game.seats[alice], "1", game.ply)
-    before = len(mails())
-    with time_machine.travel(T0 + timedelta(hours=2), tick=False):
+        game = reload(game.id)
+        assert game.deadline is None, "the bot's turn is not timed"
+        with pytest.raises(NotYourTurn, match="on autopilot"):
+            moves.submit_move(game.seats[alice], "1", game.ply)
+        before = len(mails())
+        traveller.move_to(T0 + timedelta(hours=2))
         outbox_ids = autopilot.hand_over(settings(), game.seats[alice], on=False)
-    game = reload(game.id)
-    assert game.seats[alice].autopilot_since is None
-    assert game.deadline == T0 + timedelta(hours=2, days=1), "the whole allowance again"
-    assert [(m.kind, m.to) for m in mails()[before:]] == [("turn", ALICE)]
-    assert len(outbox_ids) == 1
-    # A bot's move for a seat taken back is refused; Alice's own is taken.
-    with pytest.raises(NotYourTurn, match="played by its player again"):
-        moves.submit_move(game.seats[alice], "1", game.ply, by_bot=True)
-    moves.submit_move(game.seats[alice], "1", game.ply)
+        game = reload(game.id)
+        assert game.seats[alice].autopilot_since is None
+        assert game.deadline == T0 + timedelta(hours=2, days=1), "the whole allowance again"
+        assert [(m.kind, m.to) for m in mails()[before:]] == [("turn", ALICE)]
+        assert len(outbox_ids) == 1
+        # A bot's move for a seat taken back is refused; Alice's own is taken.
+        with pytest.raises(NotYourTurn, match="played by its player again"):
+            moves.submit_move(game.seats[alice], "1", game.ply, by_bot=True)
+        moves.submit_move(game.seats[alice], "1", game.ply)
 
 
 def test_a_timeout_under_the_autopilot_policy_hands_the_seat_to_the_bot(app: Flask) -> None:

@@ -5,8 +5,10 @@ unnamed game reads as it always did."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 
+import pytest
 import time_machine
 from flask import Flask
 
@@ -21,19 +23,25 @@ from tests.domain.flow import EMAILS, mails, play
 NAME = "Friday Club"
 
 
-def _start(title: str | None, clock: str = "days:3", **options: object) -> Game:
+@pytest.fixture(autouse=True)
+def at_t0() -> Iterator[None]:
+    """Each test at T0, its games created and moved on one clock; the clock task travels on."""
     with time_machine.travel(T0, tick=False):
-        created = starting.create_game(
-            settings(),
-            "countdown",
-            options or {"pile": 5},
-            EMAILS,
-            clock=parse_clock(clock),
-            title=title,
-        )
-        game = reload(created.game_id)
-        for seat in list(game.seats):
-            starting.accept_invitation(settings(), seat)
+        yield
+
+
+def _start(title: str | None, clock: str = "days:3", **options: object) -> Game:
+    created = starting.create_game(
+        settings(),
+        "countdown",
+        options or {"pile": 5},
+        EMAILS,
+        clock=parse_clock(clock),
+        title=title,
+    )
+    game = reload(created.game_id)
+    for seat in list(game.seats):
+        starting.accept_invitation(settings(), seat)
     return reload(created.game_id)
 
 
@@ -60,8 +68,7 @@ def test_resigning_and_cancelling_write_the_name(app: Flask) -> None:
     play(game, "1")
     endings.resign(settings(), reload(game.id).seats[0])
     assert set(_subjects(game, "result")) == {f"[pbem] {NAME} ({game.id}): the game is over"}
-    with time_machine.travel(T0, tick=False):
-        created = starting.create_game(settings(), "countdown", {}, EMAILS, title=NAME)
+    created = starting.create_game(settings(), "countdown", {}, EMAILS, title=NAME)
     waiting = reload(created.game_id)
     organiser = next(s for s in waiting.seats if s.player_id == waiting.organiser_id)
     endings.cancel(settings(), organiser)

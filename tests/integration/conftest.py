@@ -9,6 +9,7 @@ test. Every subprocess dies with the session, even when it fails.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -46,6 +47,13 @@ def _why_not_runnable() -> str | None:
             pytrace=False,
         )
     return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Every test here runs real servers on the real clock, marked or not.
+    for item in items:
+        if "tests/integration/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.integration)
 
 
 @pytest.hookimpl(hookwrapper=True)

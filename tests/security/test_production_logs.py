@@ -204,7 +204,8 @@ def test_the_procfile_web_command_logs_no_token(tmp_path: Path) -> None:
     }
     env.update(
         PATH=f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}",
-        PYTHONPATH=str(ROOT),
+        # Kept after ROOT: under faketime it holds tests/support/faketime_site.
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         PORT=str(port),
         WEB_CONCURRENCY="1",
         WEB_THREADS="2",
