@@ -18,6 +18,9 @@ Running it twice, or for a game where no bot is due, does nothing more.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import logging
 import random
 from collections.abc import Sequence
@@ -41,7 +44,6 @@ _GAME = select(
     Game.id,
     Game.engine,
     Game.state,
-    Game.seed,
     Game.ply,
     Game.to_move,
     Game.status,
@@ -69,10 +71,17 @@ def budget(config: Settings) -> bots.Budget:
     return bots.Budget(seconds=config.bot_seconds)
 
 
-def rng_for(seed: int, ply: int, seat: int, purpose: str = "move") -> random.Random:
-    """The bot's random generator for one decision: the same game, ply and seat, the same one
-    (a redelivered task thinks the same thoughts, time allowing)."""
-    return random.Random(f"{purpose}:{seed}:{ply}:{seat}")
+def rng_for(
+    secret: str, game_id: str, ply: int, seen: bots.Observation, purpose: str = "move"
+) -> random.Random:
+    """The bot's random generator for one decision, keyed by the server's secret over the game,
+    the ply, the seat and what the seat sees: a player cannot work out the bot's next move (the
+    game's seed plays no part), two positions its seat cannot tell apart give the same
+    decision, and a redelivered task thinks the same thoughts, time allowing."""
+    position = json.dumps(seen.view, sort_keys=True, separators=(",", ":"))
+    message = f"{purpose}:{game_id}:{ply}:{seen.seat}:{position}".encode()
+    digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()
+    return random.Random(int.from_bytes(digest, "big"))
 
 
 def act(config: Settings, game_id: str) -> Acted:
@@ -97,7 +106,8 @@ def act(config: Settings, game_id: str) -> Acted:
         return Acted(None, acted.outbox_ids, "a move for this turn is stored already")
     seat = infos[to_move]
     bot = bots.get(str(seat.played_by))
-    move = bot.choose(_seen(game, to_move), rng_for(game.seed, game.ply, to_move), budget(config))
+    seen = _seen(game, to_move)
+    move = bot.choose(seen, rng_for(config.signing_key, game.id, game.ply, seen), budget(config))
     try:
         submission_id = moves.submit_move(seat, move, game.ply, by_bot=True)
     except ServiceError as exc:
@@ -129,8 +139,9 @@ def _seen(game: Any, seat: int) -> bots.Observation:
 
 def _answer_draw(config: Settings, game: Any, seat: SeatInfo) -> Acted:
     bot = bots.get(str(seat.played_by))
-    rng = rng_for(game.seed, game.ply, seat.seat, "draw")
-    rating = bot.rate(_seen(game, seat.seat), rng, budget(config))
+    seen = _seen(game, seat.seat)
+    rng = rng_for(config.signing_key, game.id, game.ply, seen, "draw")
+    rating = bot.rate(seen, rng, budget(config))
     accept = rating <= 0.5
     try:
         outbox_ids = endings.answer_draw(config, seat, accept=accept)

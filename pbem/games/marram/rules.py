@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import KeysView, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from pbem.games.base import JSON, IllegalMove, Outcome, Summary, shorten
@@ -94,6 +95,11 @@ class Setup:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fronts", tuple(t.front.fit_cache.keys() for t in self.tiles))
+
+    @cached_property
+    def seedless(self) -> Setup:
+        """This setup without its seed, for positions sampled from a seat's view."""
+        return self if self.seed == 0 else replace(self, seed=0)
 
     @property
     def threshold(self) -> int | None:
@@ -582,11 +588,13 @@ class MarramState:
         hidden = [s for s in range(players) if s != seat and self.hands[s]]
         if not hidden:
             return self
-        pool = list(self.bag)
-        for s in hidden:
-            pool.extend(self.hands[s])
+        # Sorted before the shuffle: the true order of the bag and the hands must not steer the
+        # draw, or two positions the seat cannot tell apart would give different samples.
+        pool = sorted([*self.bag, *(t for s in hidden for t in self.hands[s])])
         rng.shuffle(pool)
         new = self._clone()
+        # The seed orders the true bag: a sample never carries it.
+        new.setup = self.setup.seedless
         to_move = self.to_move_seat
         if to_move in hidden:
             groups = self.frontier_groups
