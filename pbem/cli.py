@@ -47,7 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve", help="run the whole service in one process (embedded default: SQLite, no Redis)"
     )
-    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
+        "interface, with BASE_URL set to the address others reach it at)",
+    )
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument(
         "--mail-in-port",
@@ -214,10 +219,14 @@ def _serve(args: argparse.Namespace) -> int:
     # print, not log: running the migrations reconfigured logging (alembic.ini).
     print(f"pbem: serving on http://{args.host}:{args.port}/", file=sys.stderr)
     if config.mail_to_files:
-        print(
-            f"pbem: mail is saved in {config.outbox_dir}, listed at {config.base_url}/outbox",
-            file=sys.stderr,
+        # /outbox answers loopback clients only (pbem.web.outbox), whatever BASE_URL says.
+        loopback = _loopback_of(args.host)
+        where = (
+            f"listed on this machine at http://{loopback}:{args.port}/outbox"
+            if loopback
+            else f"not shown: /outbox answers loopback only, where --host {args.host} is not"
         )
+        print(f"pbem: mail is saved in {config.outbox_dir}, {where}", file=sys.stderr)
     listener = None
     if args.mail_in_port is not None:
         from pbem.mailin.listener import HOST, start_mail_in
@@ -232,6 +241,22 @@ def _serve(args: argparse.Namespace) -> int:
         if listener is not None:
             listener.stop()
     return 0
+
+
+def _loopback_of(host: str) -> str:
+    """The loopback address a server bound to `host` answers at, as a URL writes it; "" when it
+    answers at none."""
+    if host in ("", "0.0.0.0", "::", "localhost"):
+        return "127.0.0.1"
+    import ipaddress
+
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return ""
+    if not address.is_loopback:
+        return ""
+    return f"[{address}]" if address.version == 6 else str(address)
 
 
 def _bots(app: Any, games_for_bots: queue.Queue[str]) -> None:

@@ -139,6 +139,37 @@ def test_a_production_start_without_secret_is_refused(
     assert "SECRET_KEY is not set" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "host", "outbox"),
+    [
+        ([], "127.0.0.1", "listed on this machine at http://127.0.0.1:5000/outbox"),
+        (["--host", "0.0.0.0"], "0.0.0.0", "listed on this machine at http://127.0.0.1:5000/"),
+        (["--host", "::1"], "::1", "listed on this machine at http://[::1]:5000/outbox"),
+        (["--host", "192.0.2.7"], "192.0.2.7", "/outbox answers loopback only"),
+    ],
+)
+def test_serve_listens_on_loopback_unless_told(
+    env: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    host: str,
+    outbox: str,
+) -> None:
+    import werkzeug.serving
+
+    bound: list[tuple[str, int]] = []
+    # The embedded default's background threads end at once.
+    monkeypatch.setattr(cli, "_every", lambda *args: None)
+    monkeypatch.setattr(cli, "_bots", lambda *args: None)
+    monkeypatch.setattr(
+        werkzeug.serving, "run_simple", lambda host, port, app, **_: bound.append((host, port))
+    )
+    assert cli.main(["serve", *argv]) == 0
+    assert bound == [(host, 5000)]
+    assert outbox in capsys.readouterr().err
+
+
 def test_play_is_the_terminal_game(monkeypatch: pytest.MonkeyPatch) -> None:
     from pbem import terminal
 
