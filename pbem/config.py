@@ -53,6 +53,7 @@ SETTING_NAMES = (
     "PBEM_DKIM_SELECTOR",
     "PBEM_DIGEST_HOUR",
     "PBEM_BOT_SECONDS",
+    "PBEM_MAIL_AUTHSERV_ID",
 )
 
 # Rate limits in the `limits` library's notation ("10 per hour", several joined by ";").
@@ -116,6 +117,9 @@ class MailSettings:
     dkim_key_file: Path | None  # a PEM private key: messages are DKIM-signed with it
     dkim_selector: str  # the DNS selector its public key is published under
     digest_hour: int  # the hour of the day (the player's zone, else UTC) a digest goes at
+    # The authserv-id of the MTA in front of `pbem mail-in`: replies are checked against the
+    # Authentication-Results it adds (pbem.mailin.authentication). None: not checked.
+    authserv_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -253,7 +257,25 @@ def _mail_settings(get: Callable[[str], str | None]) -> MailSettings:
         dkim_key_file=key_path,
         dkim_selector=selector,
         digest_hour=hour,
+        authserv_id=_authserv_id(get("PBEM_MAIL_AUTHSERV_ID")),
     )
+
+
+# An authserv-id as MTAs write it: a host name, or any RFC 2045 token. Whitespace, quotes and
+# the header's delimiters could never match one.
+_AUTHSERV_ID_RE = re.compile(r"[!#-'*+\-.0-9A-Z^-~]{1,255}")
+
+
+def _authserv_id(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not _AUTHSERV_ID_RE.fullmatch(value):
+        raise ConfigError(
+            f"PBEM_MAIL_AUTHSERV_ID={value!r} is not an authserv-id: give the name your mail "
+            "server writes first in the Authentication-Results it adds (usually its host name, "
+            "e.g. mx.example.org), or leave it unset not to check them"
+        )
+    return value
 
 
 def _clock_settings(get: Callable[[str], str | None]) -> ClockSettings:

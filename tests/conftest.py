@@ -104,6 +104,7 @@ def make_app(tmp_path: Path, **overrides: object) -> Flask:
         "PBEM_DIGEST_HOUR": None,
         # Bots think briefly in tests: any legal move will do.
         "PBEM_BOT_SECONDS": "0.05",
+        "PBEM_MAIL_AUTHSERV_ID": None,
     }
     settings.update(overrides)
     return create_app(settings)

@@ -92,6 +92,7 @@ def test_create_app_refuses_production_without_secret() -> None:
         ({"BASE_URL": "pbem.example.org"}, "BASE_URL"),
         ({"PBEM_SWEEP_SECONDS": "soon"}, "PBEM_SWEEP_SECONDS"),
         ({"PBEM_LINK_MAX_AGE_DAYS": "0"}, "PBEM_LINK_MAX_AGE_DAYS"),
+        ({"PBEM_MAIL_AUTHSERV_ID": "mx.example.org; spf=pass"}, "PBEM_MAIL_AUTHSERV_ID"),
         ({"PBEM_ENV": "production", "SECRET_KEY": "short"}, "SECRET_KEY is too weak"),
         ({"PBEM_ENV": "production", "SECRET_KEY": PRODUCTION["SECRET_KEY"]}, "SMTP_URL is not set"),
     ],
@@ -99,6 +100,14 @@ def test_create_app_refuses_production_without_secret() -> None:
 def test_bad_settings_are_named(env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings(env)
+
+
+def test_the_authserv_id_is_off_unless_set() -> None:
+    assert load_settings({}).mail.authserv_id is None
+    settings = load_settings({"PBEM_MAIL_AUTHSERV_ID": " mx.example.org "})
+    assert settings.mail.authserv_id == "mx.example.org"
+    with pytest.raises(ConfigError, match="usually its host name"):
+        load_settings({"PBEM_MAIL_AUTHSERV_ID": "mx example"})
 
 
 def test_smtp_url_forms() -> None:

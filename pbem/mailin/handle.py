@@ -9,7 +9,10 @@ both call it. What it will not do:
   (`pbem.domain.bounces`), and is never answered either;
 - answer mail without a genuine, current reply address (none, forged, or withdrawn by a link
   rotation), or whose From is not the seat's player's address. From can be forged, so such mail
-  is dropped and logged, never answered: pbem must not mail whoever a forger names.
+  is dropped and logged, never answered: pbem must not mail whoever a forger names;
+- take a From that the MTA's Authentication-Results disown (`PBEM_MAIL_AUTHSERV_ID`,
+  `pbem.mailin.authentication`): DMARC failed, or neither DKIM nor SPF passed for its domain.
+  Such mail is dropped and logged too.
 
 Moves go through the usual path: `moves.submit_move` checks and stores each one for the ply of
 the address, then `moves.apply_moves` plays it here, at once, rather than through the queue:
@@ -37,7 +40,7 @@ from pbem.domain.errors import ServiceError
 from pbem.domain.outbox import Letter, write_letters
 from pbem.domain.views import GameFacts, SeatInfo, seat_names
 from pbem.extensions import db
-from pbem.mailin import dsn, parse, tokens
+from pbem.mailin import authentication, dsn, parse, tokens
 from pbem.models import Game, OutboxMessage, Submission, utcnow
 
 log = logging.getLogger(__name__)
@@ -114,6 +117,9 @@ def _handle(
         # Not answered: the reply address leaked (a forwarded email) or From is forged.
         detail = f"from {reply.sender or 'nobody'}, not the seat's player"
         return Outcome(DROPPED, detail, game_id, seat_index, ply)
+    refusal = _disowned(config, reply, game_id, seat_index)
+    if refusal:
+        return Outcome(DROPPED, refusal, game_id, seat_index, ply)
     db.session.commit()  # ends the read; what follows commits on its own
     # How pages and mail call the players (never by address): the answer's sentences.
     names = seat_names(_facts(game_id)[0], infos)
@@ -128,6 +134,28 @@ def _handle(
     if reply.intent == parse.RESIGN:
         return _resign(config, seat, ply)
     return _play(config, seat, ply, list(reply.moves), names)
+
+
+def _disowned(config: Settings, reply: parse.Reply, game_id: str, seat: int) -> str:
+    """Why the MTA's Authentication-Results disown the reply's From; "" when they do not, or
+    when they are not checked."""
+    authserv_id = config.mail.authserv_id
+    if authserv_id is None:
+        return ""
+    verdict = authentication.check(authserv_id, reply.authentication, reply.sender)
+    if not verdict.checked:
+        # Nothing to go on (the MTA added no header to this message, or the setting names
+        # another host): taken as without the setting, and said, so that a setting that never
+        # matches shows in the log.
+        log.warning(
+            "mail-in: game %s seat %s: no Authentication-Results of %s, From not checked",
+            game_id,
+            seat,
+            authserv_id,
+        )
+    if verdict.refusal:
+        return f"From not authenticated by {authserv_id}: {verdict.refusal}"
+    return ""
 
 
 # Where a bounce address may be besides the envelope: the headers an MTA sets on delivery.

@@ -53,6 +53,8 @@ class Reply:
     message_id: str = ""
     subject: str = ""
     read: tuple[str, ...] = ()  # the lines taken for the reply, shortened, as the answer shows
+    # The Authentication-Results values as they arrived, topmost first (pbem.mailin.authentication)
+    authentication: tuple[str, ...] = ()
 
 
 def read_message(raw: bytes) -> Reply:
@@ -68,6 +70,7 @@ def read_message(raw: bytes) -> Reply:
             addresses=tuple(_header(message, name) for name in ADDRESS_HEADERS),
             message_id=_header(message, "Message-ID"),
             subject=_header(message, "Subject"),
+            authentication=_raw_values(message, "Authentication-Results"),
         )
         robot = automatic(message, sender)
     except Exception:
@@ -173,6 +176,13 @@ def automatic(message: EmailMessage, sender: str) -> str:
 def _header(message: EmailMessage, name: str) -> str:
     value = message.get(name)
     return "" if value is None else " ".join(str(value).split())
+
+
+def _raw_values(message: EmailMessage, name: str) -> tuple[str, ...]:
+    """A header's values as written, encoded words and all: an MTA compares the text it sees, so
+    a value decoded here could claim a name the MTA never saw in it."""
+    folded = name.lower()
+    return tuple(str(value) for key, value in message.raw_items() if key.lower() == folded)
 
 
 def _param(part: EmailMessage, name: str) -> str:

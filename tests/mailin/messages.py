@@ -311,3 +311,10 @@ def bare_dsn_headers_only(original: Original) -> bytes:
         .replace(b"Return-Path: <>\r\n", b"")
         .replace(b"MAILER-DAEMON@", b"reports@")
     )
+
+
+def delivered(raw: bytes, *authentication_results: str) -> bytes:
+    """The message as the receiving MTA hands it on: the Authentication-Results it added on top,
+    above whatever the sender wrote."""
+    added = "".join(f"Authentication-Results: {value}\n" for value in authentication_results)
+    return _crlf(added) + raw
