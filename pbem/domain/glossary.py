@@ -12,6 +12,8 @@ import importlib
 import itertools
 import re
 import sys
+from collections.abc import Iterator
+from contextvars import ContextVar
 from functools import cache
 from html import escape
 
@@ -22,9 +24,16 @@ from pbem.config import Settings
 from pbem.games.guide import Guide, Term
 
 RULES_PATH = "/rules"
-# Each explanation on a page needs an id of its own for its button to open it; a counter over
-# the process is unique on any page and costs nothing.
-_ids = itertools.count(1)
+# Each explanation on a page needs an id of its own for its button to open it. The web layer
+# starts the count afresh for each page (`number_afresh`), so that a page is the same bytes
+# whenever it is asked for; outside a request one counter over the process keeps them unique.
+_process_ids = itertools.count(1)
+_ids: ContextVar[Iterator[int] | None] = ContextVar("pbem_term_ids", default=None)
+
+
+def number_afresh() -> None:
+    """Number the explanations of the page being made from 1."""
+    _ids.set(itertools.count(1))
 
 
 @cache
@@ -82,7 +91,7 @@ def explain(term: Term, name: str, text: str | None = None) -> Markup:
     """`text` (the term's headword by default) as a button that shows what the term means, with
     a link to its rule. A popover: tap, click, Enter or Space opens it, Escape or a tap elsewhere
     closes it, without script; pbem/static/glossary.js adds hover."""
-    uid = f"pbem-term-{next(_ids)}"
+    uid = f"pbem-term-{next(_ids.get() or _process_ids)}"
     link = rules_path(name, term.anchor) or RULES_PATH
     return Markup(
         '<span class="pbem-term" data-term="{key}">'

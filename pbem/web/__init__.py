@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
+from pbem.domain import glossary
 from pbem.web import (
     api,
     board_scripts,
@@ -22,6 +23,7 @@ from pbem.web import (
 
 def register_blueprints(app: Flask) -> None:
     limits.register(app)
+    app.before_request(glossary.number_afresh)
     # boardkit adds click-to-move, live refresh and replay to the game page; its plain form in
     # `play` works without them.
     for module in (start, invite, play, api, outbox, boardkit, board_scripts, dashboard):
