@@ -66,6 +66,12 @@ class ForgedLink(LinkError):
     code = "bad_token"
 
 
+class NoToken(LinkError):
+    """A request that carried no token at all: the API answers 401 (`pbem.web.errors`)."""
+
+    code = "no_token"
+
+
 class ExpiredLink(LinkError):
     code = "expired_token"
 

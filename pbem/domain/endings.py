@@ -24,12 +24,20 @@ from sqlalchemy import Connection, bindparam, exists, insert, select, update
 
 from pbem import games, links
 from pbem.config import Settings
-from pbem.domain import letters, outcomes, turns
+from pbem.domain import letters, outcomes, turns, when
 from pbem.domain.access import check_claims
-from pbem.domain.errors import Conflict, GameNotStarted, GameOver, NotFound, ServiceError
+from pbem.domain.errors import (
+    Conflict,
+    GameNotStarted,
+    GameOver,
+    NotFound,
+    OutOfTime,
+    ServiceError,
+)
 from pbem.domain.moves import (
     PLAYING_COLUMNS,
     UPDATE_GAME,
+    game_over,
     move_by,
     new_turn,
     read_seats,
@@ -152,24 +160,26 @@ def locked_row(conn: Connection, row: Any) -> Locked:
     return Locked(row, [s.state for s in seats], [s.player_id for s in seats])
 
 
-_ENDED = {
-    outcomes.TIMEOUT: "The game is over already: it was lost on time.",
-    outcomes.RESIGNATION: "The game is over already: a player resigned.",
-    outcomes.DRAW_AGREED: "The game is over already: it was drawn by agreement.",
-}
-
-
 def check_running(game: Locked, seat: int | None = None) -> None:
     row = game.row
     if row.status == INVITING:
         raise GameNotStarted("The game has not started yet: nobody has moved, nothing to end.")
-    if row.status == CANCELLED:
-        raise GameOver("The game was cancelled; there is nothing more to do in it.")
     if row.status != RUNNING:
-        reason = (row.outcome or {}).get("reason")
-        raise GameOver(_ENDED.get(str(reason), "The game is over already."))
+        raise game_over(db.session.connection(), row.id, row)
     if seat is not None and game.seat_states[seat] != ACTIVE:
         raise Refused("You have left this game already; the others play on without you.")
+
+
+def check_in_time(game: Locked, seat: int, now: datetime) -> None:
+    """OutOfTime when it is `seat`'s turn and its time has run out: nothing it does then may
+    end the game other than as a timeout (a draw, a cancellation)."""
+    turn = turns.TurnClock.of(game.row)
+    if game.row.to_move == seat and turns.late(turn, now):
+        assert turn.deadline is not None
+        raise OutOfTime(
+            f"Your time for this move ran out at {when.in_words(turn.deadline)}: the game is "
+            "being settled as a timeout. Open the game page to see how it ended."
+        )
 
 
 def record_event(
@@ -360,6 +370,7 @@ def offer_draw(config: Settings, seat: links.SeatKey, now: datetime | None = Non
             raise Refused("Draws are offered in two-player games only.")
         if game.row.draw_offered_by == seat.seat:
             raise Refused("Your draw offer stands already: your opponent has not answered yet.")
+        check_in_time(game, seat.seat, now)
     except (ServiceError, links.LinkError):
         db.session.rollback()
         raise
@@ -390,6 +401,8 @@ def answer_draw(
                 "There is no draw offer to answer: it was withdrawn by a move, or answered "
                 "already. Reload the game page."
             )
+        if accept:
+            check_in_time(game, seat.seat, now)
     except (ServiceError, links.LinkError):
         db.session.rollback()
         raise
@@ -467,7 +480,8 @@ def _autopilot(
 
 
 def cancel(config: Settings, seat: links.SeatKey, now: datetime | None = None) -> list[int]:
-    """The organiser cancels a game in which nobody has moved; everyone invited is told."""
+    """The organiser cancels a game that has not started; everyone invited is told. A started
+    game is cancelled by every player's agreement (`pbem.domain.cancelling`)."""
     now = now or utcnow()
     conn = db.session.connection()
     try:
@@ -479,6 +493,12 @@ def cancel(config: Settings, seat: links.SeatKey, now: datetime | None = None) -
             raise Refused("You have left this game; the others play on without you.")
         if row.status not in (INVITING, RUNNING):
             raise GameOver("The game is over already; there is nothing to cancel.")
+        if row.status == RUNNING:
+            # Every seat has seen its hand: no one player may undo a deal they do not like.
+            raise Refused(
+                "The game has started: it is cancelled only if every player agrees. Propose "
+                "it on the game page."
+            )
         if conn.execute(_ANY_MOVE, {"game_id": row.id}).scalar():
             raise Refused(
                 "A move has been made: the game can no longer be cancelled. You may resign."
@@ -497,12 +517,13 @@ def cancel_locked(
     seat: int | None,
     now: datetime,
     by_organiser: bool,
+    agreed: bool = False,
 ) -> list[Letter]:
-    """Cancel a locked game; the letters telling everyone it reached (not an organiser's
-    unconfirmed game's strangers: they were never invited)."""
-    record_event(
-        conn, game, CANCELLED_EVENT, seat, now, {"by": "organiser" if by_organiser else "pbem"}
-    )
+    """Cancel a locked game (by its organiser, by every player's agreement, or by pbem); the
+    letters telling everyone it reached (not an organiser's unconfirmed game's strangers: they
+    were never invited)."""
+    by = "players" if agreed else "organiser" if by_organiser else "pbem"
+    record_event(conn, game, CANCELLED_EVENT, seat, now, {"by": by})
     outcome = outcomes.ended_by(outcomes.CANCELLED, None, game.players, [0] * game.players)
     conn.execute(
         UPDATE_GAME,
@@ -526,4 +547,4 @@ def cancel_locked(
         for info in infos
         if game.row.confirmed_at is not None or info.player_id == game.row.organiser_id
     ]
-    return [letters.cancelled(config, facts, info, who, by_organiser) for info in told]
+    return [letters.cancelled(config, facts, info, who, by_organiser, agreed) for info in told]

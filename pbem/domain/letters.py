@@ -303,11 +303,25 @@ def draw(
     return _about(config, game, seat, kind, by=who[by], **_seat_links(config, seat))
 
 
-def cancelled(
-    config: Settings, game: GameFacts, seat: SeatInfo, who: list[str], by_organiser: bool
+def cancel_offer(
+    config: Settings, game: GameFacts, seat: SeatInfo, who: list[str], by: int, kind: str
 ) -> Letter:
-    """The game was cancelled before anyone moved: by its organiser, or by pbem when its seats
-    were not all taken in time."""
+    """A proposal to cancel a started game (`cancel_offer`) to each player still to answer it,
+    or its refusal (`cancel_declined`) to those who had agreed; `by` is the seat that acted."""
+    return _about(config, game, seat, kind, by=who[by], **_seat_links(config, seat))
+
+
+def cancelled(
+    config: Settings,
+    game: GameFacts,
+    seat: SeatInfo,
+    who: list[str],
+    by_organiser: bool,
+    agreed: bool = False,
+) -> Letter:
+    """The game was cancelled before anyone moved: by its organiser before it started, by every
+    player's agreement (`agreed`) once it had, or by pbem when its seats were not all taken in
+    time."""
     return _about(
         config,
         game,
@@ -315,6 +329,7 @@ def cancelled(
         "cancelled",
         names=who,
         by_organiser=by_organiser,
+        agreed=agreed,
         games_link=links.player_url(config, seat.player_id, seat.player_nonce),
     )
 

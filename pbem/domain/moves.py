@@ -31,6 +31,7 @@ from pbem.domain.errors import (
     ServiceError,
     StalePly,
 )
+from pbem.domain.names import display_names
 from pbem.domain.outbox import Letter, write_letters
 from pbem.domain.views import (
     RECENT_MOVES,
@@ -139,18 +140,22 @@ def _submit(conn: Connection, seat: links.SeatKey, move: str, ply: int, by_bot: 
     elif game is None:
         raise NotFound("There is no such seat.")
     assert game is not None
+    # A game that is over says so, and how it ended, before anything about the seat or ply.
+    if game.status in (FINISHED, CANCELLED):
+        raise game_over(conn, seat.game_id, game)
     bot_plays = game.bot is not None or game.autopilot_since is not None
     if bot_plays != by_bot:
         raise NotYourTurn(TAKEN_BACK if by_bot else ON_AUTOPILOT)
     try:
         check_turn(game, seat.seat, ply)
-    except NotYourTurn:
+    except (NotYourTurn, StalePly):
+        # Whatever ply it sent: reloading the page will not give a seat that left a turn.
         if seat.seat in games.get(game.engine).from_json(game.state).dropped:
             raise NotYourTurn(LEFT_THE_GAME) from None
         raise
     # Time is judged here, when the move is stored, not when a worker gets to it.
     now = utcnow()
-    if game.paused_at is None and not clocks.in_time(game.deadline, now):
+    if not clocks.in_time(game.deadline, game.paused_at or now):
         raise OutOfTime(
             "Your time for this move ran out at "
             f"{when.in_words(game.deadline)}: the game is being settled as a timeout. "
@@ -201,6 +206,44 @@ _GAME_OVER = {
     outcomes.RESIGNATION: "The game is over: a player resigned before this move was played.",
     outcomes.DRAW_AGREED: "The game is over: it was drawn by agreement before this move.",
 }
+
+
+class EndedGame(Protocol):
+    @property
+    def engine(self) -> str: ...
+
+    @property
+    def state(self) -> dict[str, Any] | None: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def outcome(self) -> dict[str, Any] | None: ...
+
+
+_PLAYER_NAMES = (
+    select(Player.name)
+    .join(Seat, Seat.player_id == Player.id)
+    .where(Seat.game_id == bindparam("game_id"))
+    .order_by(Seat.seat)
+)
+
+
+def game_over(conn: Connection, game_id: str, game: EndedGame) -> GameOver:
+    """The refusal of a move, a draw offer or a resignation in a game that is over, saying how
+    it ended in the players' names (a refusal's extra read, never the hot path's)."""
+    sentence = outcomes.sentence(game.outcome)
+    if sentence is None and game.state is not None:
+        sentence = games.get(game.engine).from_json(game.state).describe_outcome()
+    names = display_names(
+        game.engine, list(conn.execute(_PLAYER_NAMES, {"game_id": game_id}).scalars())
+    )
+    how = f" {games.fill_names(sentence, names)}." if sentence else ""
+    return GameOver(
+        f"The game is over.{how} It takes no more moves, draw offers or resignations: open the "
+        "game page to see the final position and the result."
+    )
 
 
 def check_turn(game: TurnFacts, seat: int, ply: int) -> None:

@@ -1,6 +1,7 @@
 """The turn on the clock: what a game row keeps of it (`turn_started_at`, `deadline`,
 `paused_at`, `reminder_at`), worked out when a turn starts, when a clock stops for a vacation
-and when it runs again. Pure, like `pbem.domain.clocks`, whose arithmetic it applies."""
+and when it runs again, and when a seat is taken back from the bot; and whether a turn's time
+has run out. Pure, like `pbem.domain.clocks`, whose arithmetic it applies."""
 
 from __future__ import annotations
 
@@ -88,6 +89,31 @@ def resume(
     return TurnClock(
         started, deadline, reminder_at=next_reminder(reminder_hours, started, deadline, at)
     )
+
+
+def late(turn: TurnClock, now: datetime) -> bool:
+    """Whether the turn's time has run out by `now`. A paused turn is judged at the instant its
+    clock stopped: a vacation taken in time keeps it in time, and none can save a turn already
+    out of time."""
+    if turn.deadline is None:
+        return False
+    return not clocks.in_time(turn.deadline, turn.paused_at or now)
+
+
+def taken_back(
+    turn: TurnClock, now: datetime, away: bool, reminder_hours: Sequence[float]
+) -> TurnClock:
+    """A turn its player takes back from the bot at `now`: the start and deadline it had, the
+    reminders still ahead, and the clock stopped at once while its player is away."""
+    if turn.deadline is None:
+        return TurnClock(turn.turn_started_at)
+    started = turn.turn_started_at or now
+    back = TurnClock(
+        started,
+        turn.deadline,
+        reminder_at=next_reminder(reminder_hours, started, turn.deadline, now),
+    )
+    return pause(back, now) if away else back
 
 
 def shifted(turn: TurnClock, gap_seconds: float) -> TurnClock:

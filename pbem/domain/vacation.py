@@ -5,9 +5,10 @@ a month) and capped at a year's worth; a new player starts with the year's worth
 holiday booked before joining is covered. Going away sets `vacation_since` and
 `vacation_until` (at most the balance ahead); coming back, by the switch or when the clock task
 finds `vacation_until` passed, spends the time away from the balance. While away, every game in
-which it is the player's turn is paused (`games.paused_at`): the clock task passes them by, and
-on return each deadline moves on by the time away (`pbem.domain.turns.resume`). A turn that
-starts while the player is away starts paused.
+which it is the player's turn and the turn is still in time is paused (`games.paused_at`): the
+clock task passes them by, and on return each deadline moves on by the time away
+(`pbem.domain.turns.resume`). A turn already out of time is not paused: a vacation cannot save
+it. A turn that starts while the player is away starts paused.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def _until(player: Player) -> datetime:
 
 
 def start(config: Settings, player_id: int, days: float, now: datetime | None = None) -> Player:
-    """Go away for `days` (at most the balance): every game awaiting the player pauses."""
+    """Go away for `days` (at most the balance): every game awaiting the player pauses, but for
+    a turn whose time has run out already."""
     now = now or utcnow()
     player = _lock_player(player_id)
     if player.vacation_since is not None:
@@ -84,7 +86,12 @@ def start(config: Settings, player_id: int, days: float, now: datetime | None = 
     player.vacation_since = now
     player.vacation_until = now + timedelta(seconds=min(days * SECONDS_PER_DAY, left.seconds))
     conn = db.session.connection()
-    games = conn.execute(_AWAITING, {"player_id": player_id, "paused": False}).all()
+    # A turn whose time has run out already stays out of time: the clock task settles it.
+    games = [
+        g
+        for g in conn.execute(_AWAITING, {"player_id": player_id, "paused": False})
+        if not turns.late(turns.TurnClock.of(g), now)
+    ]
     if games:
         paused = [
             {"game_id": g.id, **turns.pause(turns.TurnClock.of(g), now).columns()} for g in games

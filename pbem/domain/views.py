@@ -15,7 +15,19 @@ from pbem import games
 from pbem.domain import bot_seats, clocks, outcomes, turns
 from pbem.domain.names import display_names
 from pbem.extensions import db
-from pbem.models import ACTIVE, EVERY_TURN, RUNNING, Game, GameEvent, Move, Player, Seat, utcnow
+from pbem.models import (
+    ACTIVE,
+    CANCELLED,
+    EVERY_TURN,
+    FINISHED,
+    RUNNING,
+    Game,
+    GameEvent,
+    Move,
+    Player,
+    Seat,
+    utcnow,
+)
 
 RECENT_MOVES = 8
 # What plays a seat: a person, or a bot (pbem.domain.bot_seats).
@@ -235,6 +247,29 @@ class SeatPicture:
             return []
         return self.state.legal_moves()
 
+    def view(self) -> dict[str, Any] | None:
+        """The engine's view for this seat as pbem shows it (`seat_view`); None before the
+        start."""
+        if self.state is None:
+            return None
+        return seat_view(self.game.status, self.state, self.seat.seat)
+
+
+# What a view says of the turn, as it reads once the game is over.
+_OVER: dict[str, Any] = {"legal_moves": [], "to_move": None}
+
+
+def seat_view(status: str, state: games.State, seat: int) -> dict[str, Any]:
+    """`state.view(seat)`, but once the game is over nobody is to move and no move is legal.
+
+    The service ends games whose engine state goes on (a resignation, a timeout, a draw agreed,
+    a cancellation): that state would still offer the moves of the player who was to move.
+    """
+    view = state.view(seat)
+    if status == RUNNING:
+        return view
+    return {**view, **{key: blank for key, blank in _OVER.items() if key in view}}
+
 
 def picture(seat: Seat, recent: int = RECENT_MOVES) -> SeatPicture:
     game = seat.game
@@ -352,20 +387,29 @@ def position_after(game: Game, ply: int) -> games.State | None:
     return None
 
 
-def game_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
-    """Everything needed to replay the game elsewhere: options, seed, players and moves.
+# The record's version: 2 gives the seed only once the game is over.
+RECORD_FORMAT = "pbem-record/2"
 
-    Addresses are shown to their owners only: the `viewer` seat's is given, every other is
-    null, and event details that carry one (who a lapsed seat went to) leave it out.
+
+def game_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
+    """The game's record: options, players, moves and events; once the game is over, its seed
+    too, so that it can be replayed and checked elsewhere.
+
+    While the game runs the seed stays out: it orders the bag and deals the hands, so anyone
+    holding it would see every tile to come. Addresses are shown to their owners only: the
+    `viewer` seat's is given, every other is null, and event details that carry one (who a
+    lapsed seat went to) leave it out.
     """
     who = names(game)
+    over = game.status in (FINISHED, CANCELLED)
     return {
+        "format": RECORD_FORMAT,
         "game": game.id,
         "engine": game.engine,
         "title": engine(game).title,
         "name": game.title,
         "options": game.options,
-        "seed": game.seed,
+        **({"seed": game.seed} if over else {}),
         "clock": turns.game_clock(game.clock).to_json(),
         "players": [
             {

@@ -474,6 +474,12 @@ class Play {
     return status ? status.dataset.drawOfferedBy || "" : "";
   }
 
+  // The seats agreeing to cancel the game, as the page shows them ("" for none).
+  cancelAgreed() {
+    const status = $("#status");
+    return status ? status.dataset.cancelAgreedBy || "" : "";
+  }
+
   // While it is someone else's turn, look now and then whether the game moved on.
   watchForTurn(force = false) {
     this.stopWatching();
@@ -491,13 +497,17 @@ class Play {
         // A draw offered or withdrawn changes neither the ply nor the status.
         const offer = "draw_offered_by" in body ? String(body.draw_offered_by ?? "") : this.drawOffer();
         const offered = offer !== this.drawOffer();
-        if (moved || offered) {
+        // So does a proposal to cancel, agreed to or declined.
+        const agreed = Array.isArray(body.cancel_agreed_by) ? body.cancel_agreed_by.join(",") : this.cancelAgreed();
+        const proposed = agreed !== this.cancelAgreed();
+        if (moved || offered || proposed) {
           this.stopWatching();
           if (mine) {
             // Moved from another tab or device: do not pull the board from under the player.
             this.clearPending();
             let news = "The game moved on since this page was loaded.";
-            if (!moved) news = offer && offer !== String(this.data.seat) ? "Your opponent offers a draw." : "The draw offer was answered.";
+            if (!moved && offered) news = offer && offer !== String(this.data.seat) ? "Your opponent offers a draw." : "The draw offer was answered.";
+            else if (!moved) news = agreed ? "A player proposes cancelling the game, or agreed to it." : "The proposal to cancel the game was declined.";
             this.say(news, "info");
             this.offerRefresh();
             return;

@@ -35,7 +35,7 @@ def claims_for(game_id: str | None = None, token: str | None = None) -> links.Li
     """
     token = request_token(token)
     if not token:
-        raise links.ForgedLink(
+        raise links.NoToken(
             "No token was sent: pass your seat token as 'Authorization: Bearer <token>' or "
             "'?token=<token>', or open the link from your email."
         )

@@ -14,18 +14,21 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from pbem import dispatch, games, resources
-from pbem.domain import bot_turns, endings, moves, views, when
+from pbem.domain import bot_turns, cancelling, endings, moves, views, when
 from pbem.domain.errors import GameNotStarted, NoSuchPosition, ServiceError
 from pbem.extensions import settings
-from pbem.models import INVITING, Game, Seat
+from pbem.models import INVITING, RUNNING, Game, Seat
 from pbem.web.access import claims_for, seat_for, submission_for
-from pbem.web.limits import json_body
+from pbem.web.limits import json_body, shorten
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 class BadRequest(ServiceError):
     code = "bad_request"
+
+
+MOVE_KEYS = frozenset({"move", "ply"})
 
 
 @cache
@@ -63,13 +66,14 @@ def game(game_id: str) -> Response:
         deadline=when.iso(timing.deadline),
         paused=timing.paused,
         draw_offered_by=timing.draw_offered_by,
+        cancel_agreed_by=list(cancelling.of_game(seat.game).agreed),
         players=[
             _player(other, pic.names[other.seat], seat, timing.seats[other.seat])
             for other in seat.game.seats
         ],
         scores=state.scores() if state is not None else None,
         outcome=seat.game.outcome,
-        view=state.view(seat.seat) if state is not None else None,
+        view=pic.view(),
     )
 
 
@@ -124,8 +128,15 @@ def decline_draw(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/cancel")
 def cancel(game_id: str) -> Response:
-    """The organiser cancels a game in which nobody has moved."""
-    return _acted(endings.cancel(settings(), claims_for(game_id)), game_id)
+    """Cancel a game nobody has moved in: the organiser alone before it starts; once started,
+    the seat agrees (the first agreement proposes it), and the last agreement cancels it."""
+    return _acted(cancelling.agree(settings(), claims_for(game_id)), game_id)
+
+
+@bp.post("/games/<game_id>/cancel/decline")
+def decline_cancel(game_id: str) -> Response:
+    """Decline the proposal to cancel standing, or withdraw the seat's agreement."""
+    return _acted(cancelling.decline(settings(), claims_for(game_id)), game_id)
 
 
 @bp.get("/games/<game_id>/legal")
@@ -156,6 +167,14 @@ def submit(game_id: str) -> tuple[Response, int]:
     body = json_body()
     if not isinstance(body, dict) or not isinstance(body.get("move"), str):
         raise BadRequest('Send JSON: {"move": "...", "ply": N}.')
+    # The schema says so (additionalProperties: false): a key the API does not read is a
+    # mistake worth hearing about, a misspelt "ply" say.
+    extra = sorted(set(body) - MOVE_KEYS)
+    if extra:
+        raise BadRequest(
+            f"The body has a key {shorten(extra[0], 40)!r}, which the API does not read: send "
+            'only {"move": "...", "ply": N}.'
+        )
     ply = body.get("ply")
     if not isinstance(ply, int) or isinstance(ply, bool):
         raise BadRequest("'ply' must be the game's ply number (GET the game for it).")
@@ -216,7 +235,9 @@ def position(game_id: str, ply: int) -> Response:
         plies=game.ply,
         move=last.move if last else None,
         by=who[last.seat] if last else None,
-        to_move=state.to_move,
+        # The last position of a game the service ended (resigned, out of time, drawn) is no
+        # one's to move, whatever its engine state says.
+        to_move=state.to_move if ply < game.ply or game.status == RUNNING else None,
         scores=state.scores(),
         svg=views.engine(game).render_svg(state, seat.seat, who),
     )

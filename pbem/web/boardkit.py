@@ -52,7 +52,7 @@ def page_data(
         "to_move": game.to_move,
         "your_turn": your_turn,
         "token": token,
-        "view": state.view(seat.seat) if state is not None else None,
+        "view": views.seat_view(game.status, state, seat.seat) if state is not None else None,
         "previews": {},
         "urls": {
             # The move API's paths are fixed by the service contract.

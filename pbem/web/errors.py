@@ -1,15 +1,20 @@
 """Refusals, rendered in one place: JSON `{"error": code, "message": text}` under `/api/`, a page
-that says what happened and what to do everywhere else."""
+that says what happened and what to do everywhere else.
+
+Under `/api/` a request without a token is 401 with `WWW-Authenticate: Bearer` and a wrong token
+403; werkzeug's own refusals keep their headers (`Allow` on a 405).
+"""
 
 from __future__ import annotations
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from pbem.domain.errors import ServiceError
-from pbem.links import LinkError
+from pbem.links import LinkError, NoToken
 
 TITLES = {
+    "no_token": "This link is incomplete",
     "bad_token": "This link is not valid",
     "expired_token": "This link has expired",
     "revoked_token": "This link was withdrawn",
@@ -25,10 +30,13 @@ TITLES = {
     "too_large": "The request is too large",
     "too_long": "Something is too long",
     "bad_characters": "Something cannot be read",
+    "method_not_allowed": "This cannot be done here",
 }
 # Messages quote what was sent only in short (pbem.web.limits.shorten); this bounds a refusal
 # even where some message quotes more.
 MESSAGE_LENGTH = 1000
+# The API's answer to a request without credentials (RFC 6750): the scheme that would do.
+BEARER_CHALLENGE = 'Bearer realm="pbem"'
 
 
 def error_page(code: str, message: str, status: int, **context: object) -> tuple[str, int]:
@@ -40,9 +48,13 @@ def error_page(code: str, message: str, status: int, **context: object) -> tuple
 
 def refusal(code: str, message: str, status: int) -> tuple[Response | str, int]:
     """The answer to a refused request: JSON for the API, a page otherwise."""
-    if request.path.startswith("/api/"):
+    if _api():
         return jsonify(error=code, message=_bounded(message)), status
     return error_page(code, message, status)
+
+
+def _api() -> bool:
+    return request.path.startswith("/api/")
 
 
 def _bounded(message: str) -> str:
@@ -59,15 +71,41 @@ def _too_large(exc: RequestEntityTooLarge) -> str:
     )
 
 
+def _not_allowed(exc: MethodNotAllowed) -> str:
+    methods = ", ".join(exc.valid_methods or ())
+    taken = f", only {methods}" if methods else ""
+    where = (
+        "The API's operations and their methods are listed in /api/openapi.json."
+        if _api()
+        else "Use the links and buttons of pbem's pages."
+    )
+    return f"This address does not take {request.method} requests{taken}. {where}"
+
+
+Refusal = tuple[Response | str, int, list[tuple[str, str]]]
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(LinkError)
     @app.errorhandler(ServiceError)
-    def refused(exc: LinkError | ServiceError) -> tuple[Response | str, int]:
-        return refusal(exc.code, exc.message, exc.status)
+    def refused(exc: LinkError | ServiceError) -> Refusal:
+        # Pages have no authentication scheme to name: a missing link stays a 403 there.
+        if isinstance(exc, NoToken) and _api():
+            body, status = refusal(exc.code, exc.message, 401)
+            return body, status, [("WWW-Authenticate", BEARER_CHALLENGE)]
+        return (*refusal(exc.code, exc.message, exc.status), [])
 
     @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException) -> tuple[Response | str, int]:
+    def http_error(exc: HTTPException) -> Refusal:
         status = exc.code or 500
         if isinstance(exc, RequestEntityTooLarge):
-            return refusal("too_large", _too_large(exc), status)
-        return refusal(exc.name.lower().replace(" ", "_"), exc.description or exc.name, status)
+            body, status = refusal("too_large", _too_large(exc), status)
+        elif isinstance(exc, MethodNotAllowed):
+            body, status = refusal("method_not_allowed", _not_allowed(exc), status)
+        else:
+            code = exc.name.lower().replace(" ", "_")
+            body, status = refusal(code, exc.description or exc.name, status)
+        # The exception's own headers (Allow on a 405) belong to the answer; its Content-Type
+        # does not: the body is ours.
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+        return body, status, headers

@@ -1,11 +1,13 @@
 """What a seat does to its game besides moving: resign, offer, accept or decline a draw, cancel a
-game nobody has moved in, invite someone else to a seat whose invitation lapsed.
+game nobody has moved in (the organiser alone before the start, every player's agreement after:
+propose, agree, decline), invite someone else to a seat whose invitation lapsed.
 
 Each lives under the seat's token, as the move form does: the token in the URL is the
 credential, checked again under the game's lock by the domain (`pbem.domain.endings`,
-`pbem.domain.starting.reinvite`). GET only shows a confirmation page (mail scanners open every
-link); each POST does its one thing and answers 303 to the game page, which says what happened
-(`?done=…`). A refusal is a page that says why, with the way back to the game.
+`pbem.domain.cancelling`, `pbem.domain.starting.reinvite`). GET only shows a confirmation page
+(mail scanners open every link); each POST does its one thing and answers 303 to the game page,
+which says what happened (`?done=…`). A refusal is a page that says why, with the way back to
+the game.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from pbem import dispatch, links
 from pbem.domain import autopilot as autopilot_domain
-from pbem.domain import bot_turns, endings, starting, views
+from pbem.domain import bot_turns, cancelling, endings, starting, views
 from pbem.domain.errors import ServiceError
 from pbem.domain.titles import game_named
 from pbem.extensions import db, settings
@@ -25,7 +27,13 @@ from pbem.models import FINISHED, RUNNING, Game, Seat
 from pbem.web import ratelimits
 from pbem.web.access import claims_for, seat_for
 from pbem.web.errors import error_page
-from pbem.web.play import STATE_WORDS, can_be_cancelled, game_page, is_organiser
+from pbem.web.play import (
+    STATE_WORDS,
+    can_be_cancelled,
+    cancel_offer_for,
+    game_page,
+    is_organiser,
+)
 
 bp = Blueprint("game_actions", __name__)
 
@@ -159,38 +167,67 @@ def decline_draw(token: str) -> Answer:
 def cancel_form(token: str) -> Answer | str:
     seat = seat_for(token=token)
     game = seat.game
-    if not is_organiser(game, seat):
+    started = game.status == RUNNING
+    if not started and not is_organiser(game, seat):
         return error_page(
             "refused",
-            "Only the player who started the game can cancel it.",
+            "Only the player who started the game can cancel it before it starts.",
             409,
             back=_back(token),
         )
     if not can_be_cancelled(game):
         message = (
-            "A move has been made: the game can no longer be cancelled. You may resign."
-            if game.status == RUNNING
-            else "The game is over already; there is nothing to cancel."
+            cancelling.MOVED if started else "The game is over already; there is nothing to cancel."
         )
         return error_page("refused", message, 409, back=_back(token))
     called = game_named(game.title, views.engine(game).title, game.id)
+    if not started:
+        return _confirm_page(
+            seat,
+            token,
+            action="cancel",
+            heading="Cancel the game?",
+            question=f"Cancel {called} with {_against(seat)}?",
+            consequence="The game has not started. It ends without a result, and every player "
+            "invited is told by email.",
+            button="Yes, cancel the game",
+            post_to=url_for("game_actions.cancel", token=token),
+        )
+    offer = cancel_offer_for(game, views.names(game))
     return _confirm_page(
         seat,
         token,
         action="cancel",
         heading="Cancel the game?",
         question=f"Cancel {called} with {_against(seat)}?",
-        consequence="Nobody has moved yet. The game ends without a result, and every player "
-        "invited is told by email.",
-        button="Yes, cancel the game",
+        consequence="Nobody has moved yet. The game is cancelled, without a result, only if "
+        "every player agrees"
+        + (
+            f": {offer.agreed_names} already {'has' if len(offer.agreed) == 1 else 'have'}."
+            if offer is not None
+            else "; the others are asked by email."
+        )
+        + " Until then it goes on, and the first move ends the proposal.",
+        button="Yes, agree to cancel" if offer is not None else "Yes, propose cancelling",
         post_to=url_for("game_actions.cancel", token=token),
     )
 
 
 @bp.post("/play/<token>/cancel")
 def cancel(token: str) -> Answer:
-    refused = _act(token, lambda claims: endings.cancel(settings(), claims))
-    return refused if refused is not None else _done(token, "cancelled")
+    """Before the start, the organiser cancels; after, the seat agrees (or proposes)."""
+    refused = _act(token, lambda claims: cancelling.agree(settings(), claims))
+    if refused is not None:
+        return refused
+    game = _game(claims_for(token=token).game_id)
+    over = game is None or game.status != RUNNING
+    return _done(token, "cancelled" if over else "cancel_agreed")
+
+
+@bp.post("/play/<token>/cancel/decline")
+def decline_cancel(token: str) -> Answer:
+    refused = _act(token, lambda claims: cancelling.decline(settings(), claims))
+    return refused if refused is not None else _done(token, "cancel_declined")
 
 
 # --- autopilot -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from flask import Flask, current_app, request
+from sqlalchemy import BigInteger
 from werkzeug.exceptions import RequestEntityTooLarge, RequestURITooLarge
 from werkzeug.routing import IntegerConverter, Map
 
@@ -22,8 +23,9 @@ from pbem.games import base as games_base
 from pbem.links import ForgedLink
 from pbem.models import Game, Move, Player, Submission
 
-# Ids are BIGINT at most: a larger number cannot name a row, and SQLite cannot even bind one.
-MAX_ID = 2**63 - 1
+# The ids in paths are submissions', an INTEGER column (PostgreSQL's int4: 2**31-1 at most): a
+# larger number names no row, and PostgreSQL refuses to compare one with the column (a 500).
+MAX_ID = 2**63 - 1 if isinstance(Submission.id.type, BigInteger) else 2**31 - 1
 # The longest text of a move the columns can hold (moves keep the canonical form, submissions the
 # text as sent); every engine refuses far shorter input anyway.
 MOVE_LENGTH = min(_column.type.length or 0 for _column in (Move.move, Submission.move))
@@ -31,6 +33,10 @@ ADDRESS_LENGTH = Player.email.type.length or 320
 GAME_ID_LENGTH = Game.id.type.length or 32
 # Links pbem writes are under 200 characters.
 TOKEN_LENGTH = 512
+# What a token (itsdangerous, URL-safe base64 and dots) and a game id (pbem.models.new_game_id,
+# URL-safe base64) are written in; the OpenAPI document gives the same patterns.
+_TOKEN = re.compile(r"[A-Za-z0-9_.-]+")
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]+")
 
 FIELD_LENGTHS = {
     "move": MOVE_LENGTH,
@@ -89,7 +95,7 @@ def shorten(text: str, limit: int = QUOTED) -> str:
 
 
 class BoundedInt(IntegerConverter):
-    """`<int:…>` limited to 0..2**63-1: a longer number is no page (404), not a database error."""
+    """`<int:…>` limited to 0..MAX_ID: a larger number is no page (404), not a database error."""
 
     regex = r"\d{1,19}"
 
@@ -126,22 +132,27 @@ def check_request() -> None:
 
 
 def check_path_part(name: str, value: str) -> None:
+    if name == "token":
+        _check_token(value)
     if _CONTROL.search(value):
         raise BadCharacters(
             "The address of this page contains a control character (such as a NUL byte). "
             "Open the link exactly as it is in your email."
         )
     if len(value) > FIELD_LENGTHS.get(name, DEFAULT_LENGTH):
-        if name == "token":
-            raise _long_token()
         raise NotFound("There is no such page.")
+    if name == "game_id" and not _GAME_ID.fullmatch(value):
+        raise NotFound(
+            "There is no such game: a game id is letters, digits, '-' and '_'. Open the link "
+            "from your email again, making sure it is copied exactly."
+        )
 
 
 def check_field(name: str, value: str, what: str = "field") -> None:
     """Refuse a field over its length bound or carrying control characters."""
     _check_name(name, what)
-    if name == "token" and len(value) > TOKEN_LENGTH:
-        raise _long_token()
+    if name == "token":
+        _check_token(value)
     bound = FIELD_LENGTHS.get(name, DEFAULT_LENGTH)
     if len(value) > bound:
         raise TooLong(
@@ -175,13 +186,27 @@ def _check_name(name: str, what: str) -> None:
 def _check_authorization(header: str) -> None:
     if not header:
         return
+    # A credential that cannot be a token is a bad one (403), like a forged token, whatever
+    # is wrong with it.
     if _CONTROL.search(header):
-        raise BadCharacters(
-            "The Authorization header contains a control character; send "
-            "'Authorization: Bearer <token>' with the token from your link."
+        raise ForgedLink(
+            "The Authorization header contains a control character, so it holds no token pbem "
+            "wrote; send 'Authorization: Bearer <token>' with the token from your link."
         )
     if len(header) > TOKEN_LENGTH + len("Bearer "):
         raise _long_token()
+
+
+def _check_token(value: str) -> None:
+    """Refuse as a bad link (403) a token longer than any pbem writes or in other characters."""
+    if len(value) > TOKEN_LENGTH:
+        raise _long_token()
+    if value and not _TOKEN.fullmatch(value):
+        raise ForgedLink(
+            "This link is not valid: its token holds characters no pbem link has (only letters, "
+            "digits, '-', '_' and '.'). Open the link from your email again, making sure it is "
+            "copied exactly."
+        )
 
 
 def _long_token() -> ForgedLink:

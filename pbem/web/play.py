@@ -2,8 +2,8 @@
 
 The page also shows the game's clock (the deadline and the time left of the player to move, in
 `<time>` elements that `pbem/static/clock.js` puts in the reader's own time), every seat's
-standing (left the game, resigned, on vacation), a standing draw offer, and the buttons of
-`pbem.web.game_actions` (offer a draw, resign, cancel, invite someone else).
+standing (left the game, resigned, on vacation), a standing draw offer or proposal to cancel, and
+the buttons of `pbem.web.game_actions` (offer a draw, resign, cancel, invite someone else).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from pbem import bots, dispatch
-from pbem.domain import clock_task, endings, moves, views, when
+from pbem.domain import cancelling, clock_task, endings, moves, views, when
 from pbem.domain.errors import GameOver, MoveRefused, NotYourTurn, StalePly
 from pbem.extensions import settings
 from pbem.games.base import seat_mark
@@ -132,6 +132,7 @@ def game_page(
     piloted = seat.autopilot_since is not None
     legal = pic.legal_moves() if active and not piloted else []
     mover = game.seats[game.to_move] if game.to_move is not None else None
+    offer = cancel_offer_for(game, pic.names)
     done = request.args.get("done", "")
     return render_template(
         "pages/play.html",
@@ -146,7 +147,8 @@ def game_page(
         typed=typed,
         clock=clock,
         me=me,
-        actions=actions_for(game, seat, clock, active),
+        actions=actions_for(game, seat, clock, active, offer),
+        cancel_offer=offer,
         players=players_of(game) if game.status == INVITING else [],
         cancel_by=instant(cancelled_by(game), zone),
         done=DONE.get(done, ""),
@@ -170,6 +172,9 @@ DONE = {
     "draw_accepted": "You accepted the draw: the game is drawn.",
     "draw_declined": "You declined the draw offer; the game goes on.",
     "cancelled": "You cancelled the game; every player is told by email.",
+    "cancel_agreed": "You agreed to cancel the game. It is cancelled, without a result, if every "
+    "player agrees; the others are asked by email.",
+    "cancel_declined": "You declined cancelling the game; it goes on.",
     "reinvited": "The invitation is on its way.",
     "autopilot_on": "Your seat is on autopilot: pbem's bot plays it until you take it back.",
     "autopilot_off": "You play your seat again.",
@@ -286,7 +291,10 @@ class Actions:
     offer_draw: bool
     answer_draw: bool
     resign: bool
-    cancel: bool
+    cancel: bool  # cancel a game not started (the organiser), or propose cancelling it
+    # Agree to the proposal to cancel standing, or decline it (or withdraw one's agreement).
+    agree_cancel: bool = False
+    decline_cancel: bool = False
     # The seat's player may hand it to the search bot (autopilot), or take it back.
     autopilot: bool = False
     on_autopilot: bool = False
@@ -296,7 +304,9 @@ class Actions:
         return self.offer_draw or self.answer_draw or self.resign or self.cancel
 
 
-def actions_for(game: Game, seat: Seat, clock: ClockView, active: bool) -> Actions:
+def actions_for(
+    game: Game, seat: Seat, clock: ClockView, active: bool, offer: CancelOffer | None = None
+) -> Actions:
     running = game.status == RUNNING and active
     two = len(game.seats) == 2
     offered = clock.draw_offered_by
@@ -310,11 +320,44 @@ def actions_for(game: Game, seat: Seat, clock: ClockView, active: bool) -> Actio
         and offered != seat.seat
         and not piloted,
         resign=running,
-        # Not by an organiser who has left: the others play on.
-        cancel=active and is_organiser(game, seat) and can_be_cancelled(game),
+        # Before the start the organiser's alone; once started, any player's proposal (the
+        # domain has the last word). Not by a player who has left: the others play on.
+        cancel=active
+        and can_be_cancelled(game)
+        and (is_organiser(game, seat) if game.status == INVITING else offer is None),
+        agree_cancel=running and offer is not None and seat.seat in offer.waiting,
+        decline_cancel=running and offer is not None,
         autopilot=running and seat.player.bot is None,
         on_autopilot=piloted,
     )
+
+
+@dataclass(frozen=True)
+class CancelOffer:
+    """A proposal to cancel a started game, as its page shows it."""
+
+    agreed: tuple[int, ...]
+    waiting: tuple[int, ...]  # the players still to answer
+    agreed_names: str  # "Alice", "Alice and Bob"
+    waiting_names: str
+
+
+def cancel_offer_for(game: Game, names: list[str]) -> CancelOffer | None:
+    """The proposal to cancel standing in a game nobody has moved in; None when there is
+    none."""
+    offer = cancelling.of_game(game)
+    if not offer.standing:
+        return None
+    return CancelOffer(
+        offer.agreed,
+        offer.waiting,
+        _and([names[s] for s in offer.agreed]),
+        _and([names[s] for s in offer.waiting]),
+    )
+
+
+def _and(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def is_organiser(game: Game, seat: Seat) -> bool:

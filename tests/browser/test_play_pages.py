@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -122,11 +123,13 @@ def test_gorami_game_on_the_16_board(server: Server, browser: Browser, screensho
     save(page, screenshots, "gorami-replay")
     page.click('#replay [data-replay="now"]')
     expect(page.locator("#replay-banner")).to_be_hidden()
-    # The record downloads as JSON with the seed and every move.
+    # The record downloads as JSON with every move, and the seed: the game is over.
     with page.expect_download() as download:
         page.click("#record-link")
     record = Path(download.value.path()).read_text()
-    assert '"seed"' in record and '"moves"' in record
+    downloaded = json.loads(record)
+    assert downloaded["format"] == "pbem-record/2" and downloaded["moves"]
+    assert downloaded["status"] == "finished" and isinstance(downloaded["seed"], int)
     for player in players:
         player.context.close()
 

@@ -298,7 +298,7 @@ def test_autopilot_plays_my_seat_until_i_take_it_back(app: Flask) -> None:
     assert kinds == ["autopilot_on", "autopilot_off"]
 
 
-def test_taking_a_seat_back_on_its_turn_restarts_the_turn_with_an_email(
+def test_taking_a_seat_back_on_its_turn_gives_back_the_turn_with_an_email(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with time_machine.travel(T0, tick=False) as traveller:
@@ -315,7 +315,7 @@ def test_taking_a_seat_back_on_its_turn_restarts_the_turn_with_an_email(
         outbox_ids = autopilot.hand_over(settings(), game.seats[alice], on=False)
         game = reload(game.id)
         assert game.seats[alice].autopilot_since is None
-        assert game.deadline == T0 + timedelta(hours=2, days=1), "the whole allowance again"
+        assert game.deadline == T0 + timedelta(days=1), "the turn's own deadline, not a new one"
         assert [(m.kind, m.to) for m in mails()[before:]] == [("turn", ALICE)]
         assert len(outbox_ids) == 1
         # A bot's move for a seat taken back is refused; Alice's own is taken.

@@ -10,7 +10,7 @@ import pytest
 import time_machine
 from flask import Flask
 
-from pbem.domain import clock_task, endings, moves, starting, views
+from pbem.domain import cancelling, clock_task, endings, moves, starting, views
 from pbem.domain.clocks import parse_clock
 from pbem.domain.errors import Conflict, GameNotStarted, GameOver, NotYourTurn
 from pbem.extensions import db, settings
@@ -133,7 +133,8 @@ def test_resigning_a_finished_game_is_refused(app: Flask) -> None:
     game = _start()
     first, second = _mover(game), _other(game, _mover(game))
     endings.resign(settings(), first)
-    with pytest.raises(GameOver, match="a player resigned"):
+    # The refusal says how the game ended, in the players' names.
+    with pytest.raises(GameOver, match=r"The game is over\. Player \d resigned; Player \d wins"):
         endings.resign(settings(), second)
     with pytest.raises(GameOver):
         endings.resign(settings(), first)
@@ -370,22 +371,20 @@ def test_the_organiser_cancels_a_game_still_inviting(app: Flask) -> None:
     assert _game(game.id).status == CANCELLED
 
 
-def test_the_organiser_cancels_a_running_game_before_anyone_moved(app: Flask) -> None:
+def test_the_organiser_alone_cannot_cancel_a_started_game(app: Flask) -> None:
+    # Every seat has seen its hand: cancelling takes every player's agreement now
+    # (tests/domain/test_cancelling.py).
     game = _start()
-    assert game.deadline is not None
-    endings.cancel(settings(), _organiser(game))
-    game = _game(game.id)
-    assert game.status == CANCELLED and game.deadline is None and game.reminder_at is None
-    assert sorted(m.to for m in mails(kind="cancelled")) == sorted(EMAILS)
-    assert clock_task.run_clock(settings(), T0 + timedelta(days=3)).timeouts == 0
-    with pytest.raises(GameOver, match="cancelled"):
-        moves.submit_move(game.seats[0], "1", 0)
+    with pytest.raises(endings.Refused, match="only if every player agrees"):
+        endings.cancel(settings(), _organiser(game))
+    assert _game(game.id).status == RUNNING
+    assert mails(kind="cancelled") == []
 
 
 def test_cancelling_is_refused_after_a_move(app: Flask) -> None:
     game = _move(_start(), "1", 1)
     with pytest.raises(endings.Refused, match="A move has been made"):
-        endings.cancel(settings(), _organiser(game))
+        cancelling.agree(settings(), _organiser(game))
     assert _game(game.id).status == RUNNING
     assert mails(kind="cancelled") == []
 

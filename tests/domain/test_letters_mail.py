@@ -36,6 +36,8 @@ FRAMED = {
     "left",
     "draw_offer",
     "draw_declined",
+    "cancel_offer",
+    "cancel_declined",
     "cancelled",
     "expired",
     "invite",

@@ -33,7 +33,7 @@ def test_every_email_links_the_rules(app: Flask, engine: str, options: dict) -> 
             assert f"How to play {title}, the rules with pictures: {link}\n" in text, kind
             assert f'<a href="{link}"' in html and f"How to play {title}</a>" in html, kind
         checked.add(kind)
-    assert checked == set(written) and len(checked) == 19
+    assert checked == set(written) and len(checked) == 21
 
 
 def test_the_invitation_offers_the_rules_before_the_footer(app: Flask) -> None:

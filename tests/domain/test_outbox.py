@@ -150,9 +150,12 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
         ],
         "draw_offer": [letters.draw(config, facts, seat, who, 1, "draw_offer")],
         "draw_declined": [letters.draw(config, facts, seat, who, 1, "draw_declined")],
+        "cancel_offer": [letters.cancel_offer(config, facts, seat, who, 1, "cancel_offer")],
+        "cancel_declined": [letters.cancel_offer(config, facts, seat, who, 1, "cancel_declined")],
         "cancelled": [
             letters.cancelled(config, facts, seat, who, by_organiser=True),
             letters.cancelled(config, facts, seat, who, by_organiser=False),
+            letters.cancelled(config, facts, seat, who, by_organiser=False, agreed=True),
         ],
         "expired": [letters.expired(config, facts, seat, [who[1]], deadline)],
         "digest": [digest.digest_letter(config, game.seats[0].player, [game], hour=7)],

@@ -131,6 +131,28 @@ def test_the_shown_deadline_of_a_paused_turn_is_projected_from_the_return() -> N
     assert turns.shown_deadline(DAYS_1, running, now, back) == running.deadline
 
 
+def test_a_turn_is_late_from_its_deadline_and_a_paused_one_as_of_its_pause() -> None:
+    turn = turns.start_turn(DAYS_1, T0, None, away=False, reminder_hours=HOURS)
+    deadline = T0 + timedelta(days=1)
+    assert not turns.late(turn, deadline - timedelta(microseconds=1))
+    assert turns.late(turn, deadline)
+    # Stopped in time, it stays in time however long the vacation; stopped late, it stays late.
+    assert not turns.late(turns.pause(turn, T0 + timedelta(hours=6)), T0 + timedelta(days=9))
+    assert turns.late(turns.pause(turn, deadline + timedelta(hours=1)), T0)
+    assert not turns.late(turns.TurnClock(T0), T0 + timedelta(days=99)), "no clock, never late"
+
+
+def test_a_turn_taken_back_keeps_its_deadline_and_only_the_reminders_ahead() -> None:
+    turn = turns.start_turn(DAYS_1, T0, None, away=False, reminder_hours=HOURS)
+    deadline = T0 + timedelta(days=1)
+    back = turns.taken_back(turn, T0 + timedelta(hours=1), False, HOURS)
+    assert back == turns.TurnClock(T0, deadline, reminder_at=deadline - timedelta(hours=2))
+    away = turns.taken_back(turn, T0 + timedelta(hours=1), True, HOURS)
+    assert away == turns.TurnClock(T0, deadline, paused_at=T0 + timedelta(hours=1))
+    untimed = turns.taken_back(turns.TurnClock(T0), T0 + timedelta(hours=1), False, HOURS)
+    assert untimed == turns.TurnClock(T0)
+
+
 def test_a_game_without_a_stored_clock_has_none() -> None:
     assert turns.game_clock(None) == NO_CLOCK
     assert turns.game_clock(DAYS_3.to_json()) == DAYS_3

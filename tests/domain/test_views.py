@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Flask
 
+from pbem import games
 from pbem.domain import views
 from pbem.extensions import db
 from pbem.models import Game
@@ -59,8 +60,12 @@ def test_past_positions_are_replayed_from_the_seed(app: Flask) -> None:
 
 def test_the_record_has_everything_to_replay_the_game(app: Flask) -> None:
     game = start(options={"pile": 5})
-    for move in ("2", "3"):
-        play(game, move)
+    play(game, "2")
+    db.session.refresh(game)
+    running = views.game_record(game)
+    assert running["format"] == views.RECORD_FORMAT == "pbem-record/2"
+    assert "seed" not in running, "the seed deals what is still hidden: none while it runs"
+    play(game, "3")
     db.session.refresh(game)
     record = views.game_record(game)
     assert record["game"] == game.id and record["engine"] == "countdown"
@@ -88,3 +93,17 @@ def test_a_finished_games_picture_says_how_it_ended_with_names(app: Flask) -> No
     assert pic.outcome_text == f"{winner} took the last counter"
     (result, *_) = [m for m in mails(kind="result")]
     assert f"is over. {pic.outcome_text}." in result.text
+
+
+def test_a_view_of_a_game_that_is_over_offers_no_move() -> None:
+    """The service ends games its engine does not know are over (a resignation, a timeout, a
+    draw agreed): their state still lists the moves of the player who was to move."""
+    state = games.get("gorami").new(2, {"board": "16"}, seed=1)
+    assert state.legal_moves()
+    assert views.seat_view("running", state, 0) == state.view(0)
+    for status in ("finished", "cancelled"):
+        over = views.seat_view(status, state, 1)
+        assert over["legal_moves"] == [] and over["to_move"] is None
+        assert {k: v for k, v in over.items() if k not in ("legal_moves", "to_move")} == {
+            k: v for k, v in state.view(1).items() if k not in ("legal_moves", "to_move")
+        }

@@ -50,10 +50,10 @@ def test_board_svg_refuses_a_bad_token(client: FlaskClient) -> None:
     response = client.get(f"/api/games/{game.id}/board.svg?token=nonsense")
     assert response.status_code == 403
     assert response.json is not None and response.json["error"] == "bad_token"
-    # No token at all is refused like a forged one: one error for both, as the README says.
+    # No token at all asks for one (401), as the README says.
     response = client.get(f"/api/games/{game.id}/board.svg")
-    assert response.status_code == 403
-    assert response.json is not None and response.json["error"] == "bad_token"
+    assert response.status_code == 401 and response.headers["WWW-Authenticate"].startswith("Bearer")
+    assert response.json is not None and response.json["error"] == "no_token"
 
 
 def test_board_svg_refuses_another_games_token(client: FlaskClient) -> None:
@@ -112,7 +112,7 @@ def test_marram_positions_show_only_the_seats_own_hand(client: FlaskClient) -> N
         assert not hand_tiles & {str(t) for t in theirs}
 
 
-def test_record_has_options_seed_players_and_moves(client: FlaskClient) -> None:
+def test_record_has_options_players_and_moves_and_the_seed_once_over(client: FlaskClient) -> None:
     game = start(client, "gorami", board="16")
     db.session.expire_all()
     fresh = db.session.get(Game, game.id)
@@ -125,15 +125,20 @@ def test_record_has_options_seed_players_and_moves(client: FlaskClient) -> None:
     assert "attachment" in response.headers["Content-Disposition"]
     record = response.json
     assert record is not None
+    assert record["format"] == "pbem-record/2"
     assert record["options"] == {"board": 16}
-    assert record["seed"] == fresh.seed
+    assert "seed" not in record, "no seed while the game runs"
     # Names for every seat; an address only for the seat that asks (the one to move).
     assert [p["name"] for p in record["players"]] == ["Yellow", "Blue"]
     assert [p["email"] for p in record["players"]] == [
         s.player.email if s.seat == fresh.to_move else None for s in fresh.seats
     ]
     assert [m["move"] for m in record["moves"]] == [state.legal_moves()[0]]
-    # The record replays to the same position.
+    # Once the game is over the record gives the seed, and replays to the same position.
+    assert client.post(f"/api/games/{game.id}/resign?token={token}").status_code == 200
+    record = client.get(f"/api/games/{game.id}/record?token={token}").json
+    assert record is not None and record["status"] == "finished"
+    assert record["seed"] == fresh.seed
     replayed = games.get(record["engine"]).new(2, record["options"], record["seed"])
     for move in record["moves"]:
         replayed = replayed.play(move["move"])

@@ -108,7 +108,11 @@ def test_nesting_within_the_bound_is_read(playing) -> None:
         content_type="application/json",
         headers=_auth(link),
     )
-    assert response.status_code == 202
+    # Read, and refused only for its key the API does not take (the schema's
+    # additionalProperties: false), not for its depth.
+    assert response.status_code == 400 and _error(response) == "bad_request"
+    message = response.get_json()["message"]
+    assert "'x'" in message and "nested" not in message
 
 
 @pytest.mark.parametrize(
@@ -152,8 +156,8 @@ def test_a_body_that_is_not_utf8_is_400(playing) -> None:
 
 @pytest.mark.parametrize(
     "number",
-    [str(2**70), str(2**63), "1" + "0" * 30, "9" * 2000],
-    ids=["2^70", "2^63", "1e30", "2000-digits"],
+    [str(2**70), str(2**63), str(2**31), "1" + "0" * 30, "9" * 2000],
+    ids=["2^70", "2^63", "2^31", "1e30", "2000-digits"],
 )
 def test_ids_past_the_columns_range_are_404(playing, number: str) -> None:
     client, game, link = playing
@@ -168,7 +172,7 @@ def test_ids_past_the_columns_range_are_404(playing, number: str) -> None:
 
 def test_the_largest_id_is_looked_up(playing) -> None:
     client, _game, link = playing
-    response = client.get(f"/api/submissions/{2**63 - 1}", headers=_auth(link))
+    response = client.get(f"/api/submissions/{limits.MAX_ID}", headers=_auth(link))
     assert response.status_code == 404 and _error(response) == "not_found"
 
 
@@ -198,9 +202,26 @@ def test_control_characters_in_a_move_are_400(playing, field: str) -> None:
 
 def test_control_characters_in_the_path_and_query_are_400(playing) -> None:
     client, game, link = playing
-    assert client.get(link + "%00").status_code == 400
-    assert client.get(f"/api/games/{game.id}?token=a%00b").status_code == 400
     assert client.get(f"/api/games/{game.id}%01", headers=_auth(link)).status_code == 400
+    assert client.get(f"/api/games/{game.id}?x=a%00b", headers=_auth(link)).status_code == 400
+
+
+def test_tokens_in_characters_no_link_has_are_bad_links(playing) -> None:
+    """A token is credentials: whatever makes it no token pbem wrote, it is refused as one."""
+    client, game, link = playing
+    assert client.get(link + "%00").status_code == 403
+    for token in ("a%00b", "a%20b", "a%2Fb", "%C3%A9"):
+        response = client.get(f"/api/games/{game.id}?token={token}")
+        assert response.status_code == 403 and _error(response) == "bad_token", token
+    header = client.get(f"/api/games/{game.id}", headers={"Authorization": "Bearer a\x01b"})
+    assert header.status_code == 403 and _error(header) == "bad_token"
+
+
+def test_game_ids_outside_their_alphabet_are_404(playing) -> None:
+    client, _game, link = playing
+    for game_id in ("a.b", "a%20b", "%C3%A9t%C3%A9", "a~b"):
+        response = client.get(f"/api/games/{game_id}", headers=_auth(link))
+        assert response.status_code == 404 and _error(response) == "not_found", game_id
 
 
 def test_over_long_tokens_are_bad_links(playing) -> None:

@@ -69,7 +69,7 @@ def test_every_kind_of_response_carries_the_headers(client: FlaskClient, game: G
         "game page": 200,
         "api json": 200,
         "api svg": 200,
-        "api error": 403,
+        "api error": 401,
         "refused link page": 403,
         "404 page": 404,
         "405 page": 405,

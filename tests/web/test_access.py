@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
+from pbem.domain import rotation
+from pbem.extensions import settings
 from tests.web.flow import confirmation_link, create, start, turn_link
 
 
@@ -19,14 +21,15 @@ def test_a_token_from_path_header_or_query_speaks_for_the_same_seat(client: Flas
     assert by_header.status_code == by_query.status_code == 200
     assert by_header.get_json()["seat"] == by_query.get_json()["seat"]
     assert client.get(f"/play/{token}").status_code == 200
-    # A bearer scheme in any case; other schemes are not tokens.
+    # A bearer scheme in any case; other schemes carry no token: the API asks for one.
     lower = client.get(f"/api/games/{game.id}", headers={"Authorization": f"bearer {token}"})
     assert lower.status_code == 200
     basic = client.get(f"/api/games/{game.id}", headers={"Authorization": f"Basic {token}"})
-    assert basic.status_code == 403 and basic.get_json()["error"] == "bad_token"
+    assert basic.status_code == 401 and basic.get_json()["error"] == "no_token"
+    assert basic.headers["WWW-Authenticate"] == 'Bearer realm="pbem"'
 
 
-def test_missing_and_forged_tokens_are_one_error_on_every_endpoint(client: FlaskClient) -> None:
+def test_missing_tokens_are_401_and_bad_ones_403_on_every_endpoint(client: FlaskClient) -> None:
     game = start(client)
     paths = [
         f"/api/games/{game.id}",
@@ -38,10 +41,24 @@ def test_missing_and_forged_tokens_are_one_error_on_every_endpoint(client: Flask
         "/api/submissions/1",
     ]
     for path in paths:
-        for query in ("", "?token=forged"):
-            response = client.get(path + query)
+        missing = client.get(path)
+        assert missing.status_code == 401 and missing.get_json()["error"] == "no_token", path
+        assert missing.headers["WWW-Authenticate"] == 'Bearer realm="pbem"', path
+        for forged in ("?token=forged", "?token=a%00b", "?token=a%20b"):
+            response = client.get(path + forged)
             assert response.status_code == 403, path
             assert response.get_json()["error"] == "bad_token", path
+            assert "WWW-Authenticate" not in response.headers
+    resign = client.post(f"/api/games/{game.id}/resign")
+    assert resign.status_code == 401 and resign.get_json()["error"] == "no_token"
+    token = _token(turn_link(game))
+    rotation.rotate_seat_links(settings(), game.id, game.to_move)
+    revoked = client.get(paths[0], headers={"Authorization": f"Bearer {token}"})
+    assert revoked.status_code == 403 and revoked.get_json()["error"] == "revoked_token"
+    # Pages name no authentication scheme: a page without its token is a 403 saying so.
+    page = client.get("/submission/1")
+    assert page.status_code == 403 and "No token was sent" in page.text
+    assert "WWW-Authenticate" not in page.headers
     page = client.get("/submission/1?token=forged")
     assert page.status_code == 403 and "This link is not valid" in page.text
 

@@ -221,37 +221,61 @@ def test_the_confirmation_pages_call_a_named_game_by_its_name(client: FlaskClien
 # --- cancelling ----------------------------------------------------------------------------------
 
 
-def test_the_organiser_cancels_before_anyone_moves(client: FlaskClient) -> None:
+def test_a_started_game_is_cancelled_when_every_player_agrees(client: FlaskClient) -> None:
     game = start(client)
     organiser = _seat_of(game.id, EMAILS[0])
-    link = _link(game.id, organiser)
-    assert 'id="cancel-game"' in client.get(link).text
+    link, other = _link(game.id, organiser), _link(game.id, 1 - organiser)
+    assert "Propose cancelling" in client.get(link).text
     ask = client.get(f"{link}/cancel")
     assert ask.status_code == 200 and f"Cancel Countdown game {game.id}" in ask.text
-    assert "This cannot be undone." in ask.text
+    assert "only if every player agrees" in ask.text and "Yes, propose cancelling" in ask.text
     assert _game(game.id).status == "running"
+
     text = _follow(client, client.post(f"{link}/cancel"))
+    assert _game(game.id).status == "running", "the organiser alone does not cancel it"
+    assert "You agreed to cancel the game" in text and 'id="cancel-offer"' in text
+    assert 'id="cancel-game"' not in text and 'id="agree-cancel"' not in text
+    assert 'id="decline-cancel"' in text and "Withdraw" in text
+    assert [m.to for m in mails(kind="cancel_offer") if m.game_id == game.id] == [EMAILS[1]]
+
+    page = client.get(other).text
+    assert "proposes cancelling the game" in page
+    assert 'id="agree-cancel"' in page and 'id="decline-cancel"' in page
+    assert "Yes, agree to cancel" in client.get(f"{other}/cancel").text
+    text = _follow(client, client.post(f"{other}/cancel"))
     assert _game(game.id).status == "cancelled"
     assert "You cancelled the game" in text and "The game was cancelled" in text
     assert 'id="move-form"' not in text and 'id="cancel-game"' not in text
     assert sorted(m.to for m in mails(kind="cancelled") if m.game_id == game.id) == sorted(EMAILS)
 
 
-def test_cancelling_is_refused_to_the_others_and_after_a_move(client: FlaskClient) -> None:
+def test_a_proposal_to_cancel_declined_and_refused_after_a_move(client: FlaskClient) -> None:
     game = start(client)
     organiser = _seat_of(game.id, EMAILS[0])
-    other = _link(game.id, 1 - organiser)
-    assert 'id="cancel-game"' not in client.get(other).text
+    link, other = _link(game.id, organiser), _link(game.id, 1 - organiser)
+    _follow(client, client.post(f"{other}/cancel"))
+    text = _follow(client, client.post(f"{link}/cancel/decline"))
+    assert "You declined cancelling the game; it goes on." in text
+    assert 'id="cancel-offer"' not in text and _game(game.id).status == "running"
+    assert [m.to for m in mails(kind="cancel_declined") if m.game_id == game.id] == [EMAILS[1]]
+    stale = client.post(f"{link}/cancel/decline")
+    assert stale.status_code == 409 and "no proposal to cancel" in stale.text
+
+    mover = _mover(game.id)
+    assert client.post(_link(game.id, mover), data={"move": "1", "ply": 0}).status_code == 303
+    assert 'id="cancel-game"' not in client.get(link).text
+    for response in (client.get(f"{link}/cancel"), client.post(f"{link}/cancel")):
+        assert response.status_code == 409 and "A move has been made" in response.text
+    assert _game(game.id).status == "running"
+
+
+def test_before_the_start_only_the_organiser_cancels(client: FlaskClient) -> None:
+    game = confirmed(client)
+    other = _link(game.id, _seat_of(game.id, EMAILS[1]))
     for response in (client.get(f"{other}/cancel"), client.post(f"{other}/cancel")):
         assert response.status_code == 409
         assert "Only the player who started the game can cancel it" in response.text
-    mover = _mover(game.id)
-    assert client.post(_link(game.id, mover), data={"move": "1", "ply": 0}).status_code == 303
-    link = _link(game.id, organiser)
-    assert 'id="cancel-game"' not in client.get(link).text
-    refused = client.post(f"{link}/cancel")
-    assert refused.status_code == 409 and "A move has been made" in refused.text
-    assert _game(game.id).status == "running"
+    assert _game(game.id).status == "inviting"
 
 
 def test_the_organiser_cancels_a_game_still_gathering_players(client: FlaskClient) -> None:
@@ -341,6 +365,7 @@ def test_only_the_organiser_invites_someone_else(client: FlaskClient) -> None:
         ("post", "draw/decline"),
         ("get", "cancel"),
         ("post", "cancel"),
+        ("post", "cancel/decline"),
         ("post", "reinvite"),
     ],
 )

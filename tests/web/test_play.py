@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 
 import pytest
 from flask.testing import FlaskClient
 
-from pbem import dispatch
-from pbem.extensions import db
+from pbem import dispatch, links
+from pbem.extensions import db, settings
 from pbem.models import Game, Move, Submission
 from tests.web.flow import links_in, mails, start, turn_link
 
@@ -163,3 +165,30 @@ def test_the_game_record(client: FlaskClient) -> None:
     assert record["game"] == game.id and record["engine"] == "countdown"
     assert [m["move"] for m in record["moves"]] == ["3"]
     assert client.get(f"/api/games/other/record?token={token}").status_code == 403
+
+
+@pytest.mark.parametrize("engine", ["gorami", "mmw"])
+def test_a_game_ended_by_resignation_offers_no_move_on_its_page(
+    client: FlaskClient, engine: str
+) -> None:
+    """The engine's state goes on after a resignation; the page must not."""
+    game = start(client, engine)
+    mover = turn_link(game)
+    assert client.post(f"{mover}/resign").status_code == 303
+    db.session.expire_all()
+    fresh = db.session.get(Game, game.id)
+    assert fresh is not None
+    for seat in fresh.seats:
+        link = f"/play/{links.token_for(settings().signing_key, seat, links.SEAT)}"
+        page = client.get(link).text
+        assert 'id="outcome"' in page and "resigned;" in page and "wins" in page
+        assert 'id="move-form"' not in page and 'id="resign"' not in page
+        island = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', page)
+        assert island is not None
+        data = json.loads(island.group(1))
+        assert not data["your_turn"] and data["to_move"] is None
+        assert data["view"]["legal_moves"] == [] and data["view"]["to_move"] is None
+        refused = client.post(link, data={"move": "1", "ply": str(fresh.ply)})
+        assert refused.status_code == 409
+        assert "The game is over." in refused.text and "resigned;" in refused.text
+    assert Submission.query.count() == 0
