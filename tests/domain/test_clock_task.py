@@ -244,7 +244,7 @@ def test_a_late_move_after_a_timeout_is_told_the_game_was_lost_on_time(app: Flas
     _run(T0 + timedelta(days=1))
     with (
         time_machine.travel(T0 + timedelta(days=1, hours=1), tick=False),
-        pytest.raises(GameOver, match="The game is over. .* ran out of time"),
+        pytest.raises(GameOver, match=r"The game is over\. .* ran out of time"),
     ):
         moves.submit_move(seat, "1", 0)
 
@@ -583,7 +583,7 @@ def test_a_cancelled_game_takes_no_moves(app: Flask) -> None:
     _run(T0 + timedelta(days=7))
     _run(T0 + timedelta(days=14))
     game = _game(game.id)
-    with pytest.raises(GameOver, match="The game is over. Cancelled"):
+    with pytest.raises(GameOver, match=r"The game is over\. Cancelled"):
         moves.submit_move(game.seats[0], "1", 0)
     with pytest.raises(GameOver):
         endings.resign(settings(), _seat_of(game, "alice@example.org"))
