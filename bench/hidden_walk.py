@@ -6,6 +6,8 @@ answer at every ply against a twin the seat cannot tell apart; it prints one row
 exits 1 if any answer differed.
 
     .venv/bin/python bench/hidden_walk.py --seeds 5 --every 1
+
+`--shard 0/2` and `--shard 1/2` in two processes split the games between two cores.
 """
 
 from __future__ import annotations
@@ -32,8 +34,11 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=5, help="games per variant (default 5)")
     parser.add_argument("--every", type=int, default=1, help="check every Nth ply (default 1)")
     parser.add_argument("--engine", help="only this engine")
+    parser.add_argument("--shard", default="0/1", help="I/N: every Nth game from the Ith (0/1)")
     args = parser.parse_args()
+    first, every = (int(part) for part in args.shard.split("/"))
     cases = [c for c in surfaces.cases(range(args.seeds)) if args.engine in (None, c.engine)]
+    cases = cases[first::every]
     print("| game | games | plies checked | answers differing | seconds |")
     print("|---|---:|---:|---:|---:|")
     failed = False
