@@ -182,33 +182,32 @@ def cancel_form(token: str) -> Answer | str:
         return error_page("refused", message, 409, back=_back(token))
     called = game_named(game.title, views.engine(game).title, game.id)
     if not started:
-        return _confirm_page(
-            seat,
-            token,
-            action="cancel",
-            heading="Cancel the game?",
-            question=f"Cancel {called} with {_against(seat)}?",
-            consequence="The game has not started. It ends without a result, and every player "
-            "invited is told by email.",
-            button="Yes, cancel the game",
-            post_to=url_for("game_actions.cancel", token=token),
+        consequence = (
+            "The game has not started. It ends without a result, and every player "
+            "invited is told by email."
         )
-    offer = cancel_offer_for(game, views.names(game))
+        button = "Yes, cancel the game"
+    else:
+        offer = cancel_offer_for(game, views.names(game))
+        consequence = (
+            "Nobody has moved yet. The game is cancelled, without a result, only if "
+            "every player agrees"
+            + (
+                f": {offer.agreed_names} already {'has' if len(offer.agreed) == 1 else 'have'}."
+                if offer is not None
+                else "; the others are asked by email."
+            )
+            + " Until then it goes on, and the first move ends the proposal."
+        )
+        button = "Yes, agree to cancel" if offer is not None else "Yes, propose cancelling"
     return _confirm_page(
         seat,
         token,
         action="cancel",
         heading="Cancel the game?",
         question=f"Cancel {called} with {_against(seat)}?",
-        consequence="Nobody has moved yet. The game is cancelled, without a result, only if "
-        "every player agrees"
-        + (
-            f": {offer.agreed_names} already {'has' if len(offer.agreed) == 1 else 'have'}."
-            if offer is not None
-            else "; the others are asked by email."
-        )
-        + " Until then it goes on, and the first move ends the proposal.",
-        button="Yes, agree to cancel" if offer is not None else "Yes, propose cancelling",
+        consequence=consequence,
+        button=button,
         post_to=url_for("game_actions.cancel", token=token),
     )
 
