@@ -158,8 +158,9 @@ def board_png(
     colours, the last turn marked unless `last_turn_marked` is False) `width_px` pixels wide.
 
     With a `game_id` the picture is kept in an LRU cache of `CACHE_SIZE` entries under (game id,
-    ply, seats dropped, seat, names, options): a position is fixed by its game and ply but for the
-    seats that left, which change it without a ply. Raises RenderError when rendering fails.
+    ply, seats dropped, whether it is over, seat, names, options): a position is fixed by its game
+    and ply but for the seats that left and the service ending the game (`State.settled`), which
+    change it without a ply. Raises RenderError when rendering fails.
     """
     key: Hashable | None = None
     if game_id is not None:
@@ -167,6 +168,7 @@ def board_png(
             game_id,
             len(state.history),
             tuple(state.dropped),
+            state.outcome is None,
             seat,
             tuple(names),
             engine_name,

@@ -9,7 +9,7 @@ left it wins.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pbem.games.base import (
@@ -19,6 +19,7 @@ from pbem.games.base import (
     SeatSummary,
     Summary,
     check_players,
+    check_unsettled,
     resolve_options,
     score_scaled_weight,
 )
@@ -35,6 +36,7 @@ class CountdownState:
     acted: int = 0  # actions taken in this turn
     last: int | None = None  # who took last
     dropped: list[int] = field(default_factory=list)
+    ended: Outcome | None = None  # an ending the service decided (`settled`)
 
     @property
     def playing(self) -> list[int]:
@@ -48,6 +50,8 @@ class CountdownState:
 
     @property
     def outcome(self) -> Outcome | None:
+        if self.ended is not None:
+            return self.ended
         if self.pile and len(self.playing) > 1:
             return None
         details = {"dropped": list(self.dropped)} if self.dropped else {}
@@ -92,6 +96,10 @@ class CountdownState:
             dropped,
         )
 
+    def settled(self, outcome: Outcome) -> CountdownState:
+        check_unsettled(self.outcome)
+        return replace(self, ended=outcome)
+
     def play_described(self, move: str) -> tuple[CountdownState, str]:
         after = self.play(move)
         count = after.history[-1]
@@ -102,19 +110,23 @@ class CountdownState:
 
     def describe_outcome(self) -> str | None:
         outcome = self.outcome
-        return None if outcome is None else f"{{{outcome.winners[0]}}} took the last counter"
+        if outcome is None or outcome.said is not None:
+            return None if outcome is None else outcome.said
+        return f"{{{outcome.winners[0]}}} took the last counter"
 
     def summary(self, seat: int | None) -> Summary:
         return Summary("counters", [SeatSummary("", "")] * self.players, "", f"{self.pile} left")
 
     def legal_moves(self) -> list[str]:
-        return [str(n) for n in range(1, min(3, self.pile) + 1)] if self.pile else []
+        if self.outcome is not None:
+            return []
+        return [str(n) for n in range(1, min(3, self.pile) + 1)]
 
     def play(self, move: str) -> CountdownState:
         text = move.strip().lower()
         if not text.isdigit():
             raise InvalidMove(f"{move!r} is not a number of counters; type 1, 2 or 3")
-        if self.pile == 0:
+        if self.outcome is not None:
             raise IllegalMove(f"{move!r}: the game is over")
         count = int(text)
         if not 1 <= count <= min(3, self.pile):

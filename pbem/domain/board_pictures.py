@@ -1,12 +1,13 @@
 """Board pictures for mail: each rendered once, off the path of a move, and kept.
 
 A turn, reminder or result email names the picture it carries (`OutboxMessage.picture`, the key
-"<game id>/<ply>/<seat>") and waits for it until its `next_attempt_at`. Sending leaves such a row
-alone while the picture is missing (`delivery.waits_for_picture`) and hands it to the
-`render_pictures` task, which runs on a queue and worker of its own (`workers.tasks`): it renders
-every missing picture here, stores it in the `pictures` table (the PNG and its alt text, or why
-it could not be drawn) and then sends the rows. A row whose picture failed goes without it; one
-whose wait ran out is sent without it by the sweep.
+"<game id>/<ply>/<seat>", with "/over" for a result's: `picture_key`) and waits for it until its
+`next_attempt_at`. Sending leaves such a row alone while the picture is missing
+(`delivery.waits_for_picture`) and hands it to the `render_pictures` task, which runs on a queue
+and worker of its own (`workers.tasks`): it renders every missing picture here, stores it in the
+`pictures` table (the PNG and its alt text, or why it could not be drawn) and then sends the rows.
+A row whose picture failed goes without it; one whose wait ran out is sent without it by the
+sweep.
 
 The `pictures` table is the cache across processes (a reminder at the same ply finds its picture
 there); `pbem.pictures` keeps a small one in each process.
@@ -24,7 +25,7 @@ from sqlalchemy import Connection, bindparam, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
-from pbem import pictures
+from pbem import games, pictures
 from pbem.domain import views
 from pbem.extensions import db
 from pbem.models import PENDING, Game, OutboxMessage, Picture, utcnow
@@ -73,12 +74,23 @@ class Rendered:
     seconds: float = 0.0  # CPU time this process spent drawing it
 
 
-def parse_key(key: str) -> tuple[str, int, int]:
-    """(game id, ply, seat) of a picture key "<game id>/<ply>/<seat>"; ValueError otherwise."""
-    game_id, ply, seat = key.split("/")
-    if not game_id or not ply.isdigit() or not seat.isdigit():
-        raise ValueError(f"a picture key is <game>/<ply>/<seat>, not {key!r}")
-    return game_id, int(ply), int(seat)
+# The last part of the key of a finished game's picture: the game as it ended. A game the
+# service ended (a resignation, say) ends at the ply of a turn email already pictured with
+# someone to move, so the result's picture needs a key of its own.
+OVER = "over"
+
+
+def picture_key(game_id: str, ply: int, seat: int, over: bool) -> str:
+    """The key of the board after `ply` moves from `seat`'s side; `over`: as the game ended."""
+    return f"{game_id}/{ply}/{seat}" + (f"/{OVER}" if over else "")
+
+
+def parse_key(key: str) -> tuple[str, int, int, bool]:
+    """(game id, ply, seat, over) of a key made by `picture_key`; ValueError otherwise."""
+    game_id, ply, seat, *rest = key.split("/")
+    if not game_id or not ply.isdigit() or not seat.isdigit() or rest not in ([], [OVER]):
+        raise ValueError(f"a picture key is <game>/<ply>/<seat>[/{OVER}], not {key!r}")
+    return game_id, int(ply), int(seat), bool(rest)
 
 
 def render(key: str) -> Rendered:
@@ -112,15 +124,18 @@ def render(key: str) -> Rendered:
 def _draw(key: str) -> tuple[bytes, str]:
     """The PNG and alt text of the board after `ply` moves, from `seat`'s side, the last turn
     marked, the players named as everywhere else (views.names)."""
-    game_id, ply, seat = parse_key(key)
+    game_id, ply, seat, over = parse_key(key)
     game = db.session.get(Game, game_id)
     if game is None:
         raise LookupError(f"game {game_id} does not exist")
     if not 0 <= seat < len(game.seats):
         raise LookupError(f"game {game_id} has no seat {seat}")
     # The game row holds the latest position: the usual case, since the picture is drawn right
-    # after the move. A later move means replaying the record up to `ply`.
-    state = views.load_state(game) if ply == game.ply else None
+    # after the move. A later move means replaying the record up to `ply`. Only a result's
+    # picture shows the game as it ended; a turn's at the same ply shows the turn.
+    state: games.State | None = None
+    if ply == game.ply and game.state is not None:
+        state = views.load_state(game) if over else views.engine(game).from_json(game.state)
     if state is None and ply <= game.ply:
         state = views.position_after(game, ply)
     if state is None:

@@ -13,10 +13,10 @@ from typing import Any
 
 from pbem import bots, games, links
 from pbem.config import Settings
-from pbem.domain import glossary, when
+from pbem.domain import board_pictures, glossary, when
 from pbem.domain.access import SIGNIN_MAX_AGE_SECONDS
 from pbem.domain.outbox import Letter
-from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine, move_number
+from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine, move_number, settle
 from pbem.mailin.tokens import reply_address
 from pbem.models import EVERY_TURN, RUNNING, Game, Player
 
@@ -53,7 +53,9 @@ def _turn_mail(config: Settings, game: GameFacts, seat: SeatInfo, letter: Letter
 def _picture_key(config: Settings, game: GameFacts, seat: SeatInfo) -> str | None:
     """The board picture of the seat's email (pbem.domain.board_pictures); None with pictures
     off."""
-    return f"{game.id}/{game.ply}/{seat.seat}" if config.mail.pictures else None
+    if not config.mail.pictures:
+        return None
+    return board_pictures.picture_key(game.id, game.ply, seat.seat, game.status != RUNNING)
 
 
 def _seat_links(config: Settings, seat: SeatInfo) -> dict[str, str]:
@@ -175,7 +177,8 @@ def results(
     outcome: games.Outcome | None = None,
 ) -> list[Letter]:
     """The result to every seat: the engine's `state.outcome`, or `outcome` when the service
-    ended the game (a timeout, a resignation, a draw agreed)."""
+    ended the game (a timeout, a resignation, a draw agreed); its board as the game ended."""
+    state = settle(state, game.outcome)
     return [
         replace(
             _about(

@@ -3,8 +3,8 @@ moves, its record, and past positions replayed from the seed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any, Protocol
@@ -45,10 +45,23 @@ def engine(game: OfEngine) -> games.Game:
 
 
 def load_state(game: Game) -> games.State | None:
-    """The engine state of a running or finished game; None while it is inviting."""
+    """The engine state of a running or finished game; None while it is inviting.
+
+    A game the service ended (a resignation, a timeout, a draw agreed, a cancellation) reads as
+    settled with the service's outcome, so that every surface drawn from it shows it over."""
     if game.state is None:
         return None
-    return engine(game).from_json(game.state)
+    return settle(engine(game).from_json(game.state), game.outcome)
+
+
+def settle(state: games.State, outcome: Mapping[str, Any] | None) -> games.State:
+    """`state` ended by `outcome` (a game's stored one) when the service, not the rules, ended
+    it; as it is otherwise."""
+    sentence = outcomes.sentence(outcome)
+    if outcome is None or state.outcome is not None or sentence is None:
+        return state
+    ended = games.Outcome.from_json(outcome)
+    return state.settled(replace(ended, details={**ended.details, games.SAID: sentence}))
 
 
 def names(game: Game) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 
 from pbem.games.base import (
+    SAID,
     Game,
     IllegalMove,
     InvalidMove,
@@ -22,6 +23,7 @@ from pbem.games.base import (
 )
 
 __all__ = [
+    "SAID",
     "Game",
     "IllegalMove",
     "InvalidMove",

@@ -28,6 +28,10 @@ class IllegalMove(MoveError):
     """The move parses but breaks a rule in this position."""
 
 
+# The key of `Outcome.details` holding the sentence of an ending the service decided.
+SAID = "said"
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.
@@ -47,6 +51,13 @@ class Outcome:
             "reason": self.reason,
             "details": dict(self.details),
         }
+
+    @property
+    def said(self) -> str | None:
+        """The sentence of an ending the service decided (`State.settled`), seats as placeholders;
+        None for an ending of the rules, which each engine words itself."""
+        said = self.details.get(SAID)
+        return said if isinstance(said, str) else None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
@@ -236,6 +247,18 @@ class State(Protocol):
         """
         ...
 
+    def settled(self, outcome: Outcome) -> State:
+        """The position as the service ended it (a resignation, a timeout, a draw agreed, a
+        cancellation): `outcome` its outcome, nobody to move, no legal move, no action left; the
+        board, history, hands and scores as they are.
+
+        Not a move and never stored: the service derives it from a finished game's last state
+        each time it reads one, so that every surface shows the game as over. Drawings and
+        `describe_outcome` say `outcome.said` (seats as placeholders) where they would say how
+        the rules ended it. Raises ValueError for a game the rules have already ended.
+        """
+        ...
+
 
 @runtime_checkable
 class Game(Protocol):
@@ -331,6 +354,18 @@ def resolve_options(
         known = ", ".join([*declared, *extra]) or "none"
         raise ValueError(f"{game_name}: unknown option {unknown}; known options: {known}")
     return resolved
+
+
+def check_unsettled(outcome: Outcome | None) -> None:
+    """What `State.settled` checks first: only a game the rules have not ended can be ended."""
+    if outcome is not None:
+        raise ValueError(f"the game is already over ({outcome.reason}); it cannot end again")
+
+
+def ending_words(outcome: Outcome, names: Sequence[str]) -> str | None:
+    """An ending the service decided, in words with `names` for the seats; None for the rules'."""
+    said = outcome.said
+    return None if said is None else fill_names(said, names)
 
 
 def check_players(game_name: str, players: int, low: int, high: int) -> None:

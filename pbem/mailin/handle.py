@@ -38,7 +38,7 @@ from pbem.config import Settings
 from pbem.domain import bot_turns, bounces, endings, letters, moves
 from pbem.domain.errors import ServiceError
 from pbem.domain.outbox import Letter, write_letters
-from pbem.domain.views import GameFacts, SeatInfo, seat_names
+from pbem.domain.views import GameFacts, SeatInfo, seat_names, settle
 from pbem.extensions import db
 from pbem.mailin import authentication, dsn, parse, tokens
 from pbem.models import Game, OutboxMessage, Submission, utcnow
@@ -217,7 +217,8 @@ _GAME = select(
 
 
 def _facts(game_id: str) -> tuple[GameFacts, games.State | None]:
-    """The game as it is now, and its engine state (None before it started)."""
+    """The game as it is now, and its engine state (None before it started; settled once the
+    service ended it, `settle`)."""
     row = db.session.connection().execute(_GAME, {"game_id": game_id}).one()
     facts = GameFacts(
         row.id,
@@ -229,8 +230,9 @@ def _facts(game_id: str) -> tuple[GameFacts, games.State | None]:
         row.outcome,
         title=row.title,
     )
-    state = games.get(row.engine).from_json(row.state) if row.state is not None else None
-    return facts, state
+    if row.state is None:
+        return facts, None
+    return facts, settle(games.get(row.engine).from_json(row.state), row.outcome)
 
 
 _ANSWERS_SINCE = select(func.count(OutboxMessage.id)).where(

@@ -223,6 +223,36 @@ def test_a_reminder_at_the_same_ply_finds_its_picture_kept(picture_app: Flask) -
     assert db.session.execute(select(Picture.key, Picture.created_at)).all() == kept
 
 
+def test_a_resignation_at_the_ply_of_a_turn_email_gets_a_picture_of_the_game_over(
+    picture_app: Flask,
+) -> None:
+    """The turn email's picture says whose turn it is; the result at the same ply must not reuse
+    it, but show the game as the service ended it."""
+    from pbem.domain import endings
+
+    game = _game()
+    turn_row = _move(game)
+    tasks.render_pictures.run([_request(turn_row)])
+    turn_key = _row(turn_row).picture
+    db.session.expire_all()
+    game = db.session.get(Game, game.id)
+    assert game is not None and turn_key is not None
+    resigner = game.seats[game.to_move]
+    endings.resign(settings(), resigner)
+    results = mails(kind="result")
+    assert {row.picture for row in results} == {
+        board_pictures.picture_key(game.id, game.ply, seat.seat, over=True) for seat in game.seats
+    }
+    tasks.render_pictures.run([_request(row.id) for row in results])
+    turn_alt = db.session.get(Picture, turn_key).alt  # type: ignore[union-attr]
+    assert "to move" in turn_alt
+    for row in results:
+        picture = db.session.get(Picture, row.picture)
+        assert picture is not None and picture.png is not None
+        assert "resigned" in picture.alt and "to move" not in picture.alt
+        assert _row(row.id).status == SENT
+
+
 def test_pictures_go_to_a_queue_of_their_own(picture_app: Flask) -> None:
     router = picture_app.extensions["celery"].amqp.router
     assert router.route({}, "workers.tasks.render_pictures")["queue"].name == "pictures"

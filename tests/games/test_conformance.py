@@ -7,6 +7,7 @@ options and the player count cycle with the seed, so every combination is played
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import os
@@ -616,3 +617,69 @@ def test_worth_is_a_number_per_seat_and_the_score_once_the_game_is_over(name: st
         weight = state.point_weight()
         assert isinstance(weight, float) and math.isfinite(weight) and weight > 0
         assert sample.point_weight() == weight, "and what a point of it weighs"
+
+
+# -- endings the service decides: `settled` --------------------------------------------------
+
+SETTLED_NAMES = ["Ann", "Bo", "Cy", "Dee"]
+
+
+def _service_endings(players: int) -> Iterator[Outcome]:
+    """A resignation (seat 0 resigned, the others win), a draw agreed and a cancellation, each
+    with the sentence the service gives its ending."""
+    others = list(range(1, players))
+    won = " and ".join(f"{{{seat}}}" for seat in others)
+    verb = "wins" if len(others) == 1 else "share the win"
+    yield Outcome(
+        others, [0] * players, "resignation", {"seat": 0, "said": f"{{0}} resigned; {won} {verb}"}
+    )
+    yield Outcome([], [0] * players, "draw_agreed", {"said": "Drawn by agreement"})
+    yield Outcome([], [0] * players, "cancelled", {"said": "Cancelled before anyone moved"})
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_game_the_service_ends_is_over_on_every_surface(name: str) -> None:
+    """`settled`: nobody to move, nothing legal, the board as it was, and every drawing and
+    `describe_outcome` saying the service's sentence instead of whose turn it is."""
+    game = games.get(name)
+    for state in _midgame_states(name, range(4)):
+        if state.outcome is not None:
+            continue
+        before = state.to_json()
+        names = SETTLED_NAMES[: state.players]
+        for outcome in _service_endings(state.players):
+            ended = state.settled(outcome)
+            assert state.to_json() == before, "settled must not change the old state"
+            assert ended.outcome == outcome and ended.to_move is None
+            assert ended.legal_moves() == [] and ended.actions_left == 0 and not ended.mid_turn
+            assert ended.history == state.history and ended.scores() == state.scores()
+            assert ended.dropped == state.dropped
+            assert ended.describe_outcome() == outcome.said
+            said = fill_names(outcome.said or "", names)
+            for seat in [None, *range(state.players)]:
+                view, was = ended.view(seat), state.view(seat)
+                assert json.loads(json.dumps(view)) == view
+                changed = {key for key in was if view.get(key) != was[key]}
+                assert changed <= {"to_move", "outcome", "actions_left", "legal_moves"}, changed
+                assert view["outcome"]["winners"] == outcome.winners
+            for seat in [None, 0]:
+                drawings = {
+                    "page": game.render_svg(ended, seat, names),
+                    "mail": game.render_mail_svg(ended, seat, names),
+                    "text": game.render_text(ended, seat, names),
+                }
+                for where, drawing in drawings.items():
+                    assert "to move" not in drawing, f"the {where} drawing still says whose turn"
+                    assert said in html.unescape(drawing), f"the {where} drawing lacks {said!r}"
+            with pytest.raises(ValueError, match="already over"):
+                ended.settled(outcome)
+            with pytest.raises(IllegalMove):
+                ended.play(state.legal_moves()[0])
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_game_the_rules_ended_cannot_be_settled(name: str) -> None:
+    game = games.get(name)
+    finished = _play_out(name, game.min_players, {}, seed=4)
+    with pytest.raises(ValueError, match="already over"):
+        finished.settled(Outcome([], [0] * finished.players, "draw_agreed", {"said": "Drawn"}))

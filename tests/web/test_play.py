@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import time
@@ -188,6 +189,16 @@ def test_a_game_ended_by_resignation_offers_no_move_on_its_page(
         data = json.loads(island.group(1))
         assert not data["your_turn"] and data["to_move"] is None
         assert data["view"]["legal_moves"] == [] and data["view"]["to_move"] is None
+        # The board is drawn as the game ended, on the page and wherever else it is fetched.
+        board = re.search(r'<svg xmlns="http://www.w3.org/2000/svg".*?</svg>', page, re.S)
+        assert board is not None
+        token = link.split("/play/")[1]
+        svg = client.get(f"/api/games/{game.id}/board.svg?token={token}")
+        assert svg.status_code == 200
+        for drawing in (board.group(0), svg.text):
+            assert "resigned;" in html.unescape(drawing) and "to move" not in drawing
+        api = client.get(f"/api/games/{game.id}?token={token}").get_json()
+        assert api["to_move"] is None and api["view"]["legal_moves"] == []
         refused = client.post(link, data={"move": "1", "ply": str(fresh.ply)})
         assert refused.status_code == 409
         assert "The game is over." in refused.text and "resigned;" in refused.text

@@ -12,7 +12,7 @@ from functools import lru_cache
 from html import escape
 
 from pbem.games import drawing as d
-from pbem.games.base import MoveError, display_name, fill_names, seat_mark
+from pbem.games.base import MoveError, display_name, ending_words, fill_names, seat_mark
 from pbem.games.gorami.board import Board, Cell
 from pbem.games.gorami.rules import COLOURS, GoramiState
 
@@ -402,6 +402,9 @@ def _status(
 def _result_words(state: GoramiState, names: Sequence[str] | None, limit: int) -> str:
     outcome = state.outcome
     assert outcome is not None
+    settled = ending_words(outcome, [_who(names, s, limit) for s in range(2)])
+    if settled is not None:
+        return settled
     fish = outcome.details["fish"]
     interior = outcome.details["interior"]
     ended = "Board full" if outcome.reason == "board-full" else "No one can place"
@@ -512,6 +515,10 @@ def render_mail_svg(
     if outcome is None:
         assert state.to_move is not None
         status, status_fill = f"{who[state.to_move]} to move", INK[state.to_move]
+    elif outcome.said is not None:
+        winner = outcome.winners[0] if len(outcome.winners) == 1 else None
+        status = ending_words(outcome, who) or ""
+        status_fill = d.INK if winner is None else INK[winner]
     elif not outcome.winners:
         status, status_fill = "Game over: a draw", d.INK
     else:

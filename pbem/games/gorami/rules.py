@@ -26,6 +26,7 @@ from pbem.games.base import (
     Past,
     SeatSummary,
     Summary,
+    check_unsettled,
     refuse_drop,
     score_scaled_weight,
     unroll,
@@ -194,6 +195,17 @@ class GoramiState:
         itself."""
         raise refuse_drop("GORami", seat)
 
+    def settled(self, outcome: Outcome) -> GoramiState:
+        """This position with the game ended by the service: nobody to move, nothing allowed."""
+        check_unsettled(self._outcome)
+        state = object.__new__(GoramiState)
+        for slot in GoramiState.__slots__:
+            setattr(state, slot, getattr(self, slot))
+        state._to_move = None
+        state._allowed = 0
+        state._outcome = outcome
+        return state
+
     def legal_moves(self) -> list[str]:
         allowed = self._allowed
         if not allowed:
@@ -322,6 +334,8 @@ class GoramiState:
         outcome = self._outcome
         if outcome is None:
             return "running"
+        if outcome.said is not None:
+            return "the game is over"
         if outcome.reason == "board-full":
             return "the board is full"
         return "neither player can place"
@@ -370,6 +384,8 @@ class GoramiState:
         outcome = self._outcome
         if outcome is None:
             return None
+        if outcome.said is not None:
+            return outcome.said
         ended = (
             "The board is full" if outcome.reason == "board-full" else "Neither player could place"
         )

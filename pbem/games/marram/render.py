@@ -13,7 +13,7 @@ from html import escape
 from typing import Any
 
 from pbem.games import drawing as d
-from pbem.games.base import fill_names, seat_mark, shorten
+from pbem.games.base import SAID, fill_names, seat_mark, shorten
 from pbem.games.marram import words
 
 __all__ = [
@@ -884,6 +884,15 @@ def _who(names: Sequence[str], seat: object, limit: int = 0) -> str:
     return "someone"
 
 
+def _settled_words(outcome: object, names: Sequence[str], limit: int = 0) -> str | None:
+    """An ending the service decided (the view's outcome has its sentence), in words; None while
+    the game runs or when the rules ended it."""
+    said = outcome.get(SAID) if isinstance(outcome, Mapping) else None
+    if not isinstance(said, str):
+        return None
+    return fill_names(said, [_who(names, seat, limit) for seat in range(len(names))])
+
+
 def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     """One public log event in plain words."""
     kind = event.get("type")
@@ -1355,7 +1364,10 @@ def render_svg(view: Mapping[str, Any], names: Sequence[str] | None = None) -> s
     outcome = view.get("outcome")
     to_move = view.get("to_move")
     actions_left = view.get("actions_left")
-    if isinstance(outcome, Mapping):
+    settled = _settled_words(outcome, names, STATUS_NAME)
+    if settled is not None:
+        status = f"Game over: {settled}"
+    elif isinstance(outcome, Mapping):
         winners = [int(w) for w in outcome.get("winners") or []]
         if winners:
             limit = STATUS_NAME if len(winners) == 1 else STATUS_NAME // 2
@@ -1776,7 +1788,10 @@ def render_text(view: Mapping[str, Any], names: Sequence[str] | None = None) -> 
     if discarded:
         status += f", discarded {', '.join(str(t) for t in discarded)}"
     outcome = view.get("outcome")
-    if isinstance(outcome, Mapping):
+    settled = _settled_words(outcome, names)
+    if settled is not None:
+        status += f". Game over: {settled}."
+    elif isinstance(outcome, Mapping):
         winners = [int(w) for w in outcome.get("winners") or []]
         who = " and ".join(_who(names, w) for w in winners) or "nobody"
         why = ENDED_WORDS.get(str(outcome.get("reason")), "")
@@ -1876,8 +1891,11 @@ def render_mail_svg(
     winners: set[int] = set()
     if isinstance(outcome, Mapping):
         winners = {int(w) for w in outcome.get("winners") or []}
+        settled = _settled_words(outcome, shown)
         status = (
-            "Game over: " + " and ".join(shown[w] for w in sorted(winners)) + " won"
+            settled
+            if settled is not None
+            else "Game over: " + " and ".join(shown[w] for w in sorted(winners)) + " won"
             if winners
             else "Game over: no winner"
         )

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from pbem.games.base import JSON, IllegalMove, Outcome, Summary, shorten
+from pbem.games.base import JSON, SAID, IllegalMove, Outcome, Summary, check_unsettled, shorten
 from pbem.games.marram import board as bd
 from pbem.games.marram import words
 from pbem.games.marram import worth as fitted
@@ -570,6 +570,16 @@ class MarramState:
             raise ValueError(f"seat {seat} has already left the game")
         new = self._clone()
         new._drop(seat)
+        return new
+
+    def settled(self, outcome: Outcome) -> MarramState:
+        """This position with the game ended by the service: nobody to move, no action left."""
+        check_unsettled(self.outcome_value)
+        new = self._clone()
+        new.to_move_seat = None
+        new.actions_left = 0
+        new.outcome_value = outcome
+        new._reset_caches()
         return new
 
     def sample(self, seat: int | None, rng: random.Random) -> MarramState:
@@ -1219,7 +1229,8 @@ class MarramState:
     def _outcome_json(self) -> JSON:
         assert self.outcome_value is not None
         o = self.outcome_value
-        return {"winners": list(o.winners), "scores": list(o.scores), "reason": o.reason}
+        said = {} if o.said is None else {SAID: o.said}
+        return {"winners": list(o.winners), "scores": list(o.scores), "reason": o.reason, **said}
 
     def to_json(self) -> JSON:
         s = self.setup

@@ -146,6 +146,8 @@ def describe_outcome(state: MarramState) -> str | None:
     outcome = state.outcome_value
     if outcome is None:
         return None
+    if outcome.said is not None:
+        return outcome.said
     details = outcome.details
     gone = [int(s) for s in details.get("dropped") or state.dropped_list]
     left = [seat(s) for s in gone]

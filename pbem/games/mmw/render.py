@@ -15,7 +15,14 @@ from functools import lru_cache
 from html import escape
 
 from pbem.games import drawing as d
-from pbem.games.base import MoveError, Outcome, display_name, fill_names, seat_mark
+from pbem.games.base import (
+    MoveError,
+    Outcome,
+    display_name,
+    ending_words,
+    fill_names,
+    seat_mark,
+)
 from pbem.games.mmw.board import (
     COLOURS,
     FILES,
@@ -217,7 +224,10 @@ def render_svg(state: MMWState, seat: int | None = None, names: Sequence[str] | 
         head = f"{_who(names, to_move, HEAD_NAME)} to move"
         head_fill = FILL[COLOURS[to_move]]
     else:
-        if outcome.winners:
+        settled = ending_words(outcome, [_who(names, s, HEAD_NAME) for s in range(2)])
+        if settled is not None:
+            head = f"Game over: {settled}"
+        elif outcome.winners:
             winner = _who(names, outcome.winners[0], HEAD_NAME, capital=False)
             head = f"Game over: {winner} wins"
         elif outcome.reason == "both-stuck":
@@ -415,6 +425,8 @@ def render_text(
     if outcome is None:
         assert to_move is not None
         status = f"{_who(names, to_move, capital=False)} to move"
+    elif outcome.said is not None:
+        status = f"game over: {ending_words(outcome, [_who(names, s) for s in range(2)])}"
     elif outcome.winners:
         winner = _who(names, outcome.winners[0], capital=False)
         status = f"game over: {winner} wins ({_why(outcome, names)})"
@@ -499,6 +511,8 @@ def render_mail_svg(
     if outcome is None:
         assert state.to_move is not None
         status, status_fill = f"{who[state.to_move]} to move", FILL[COLOURS[state.to_move]]
+    elif outcome.said is not None:
+        status, status_fill = ending_words(outcome, who) or "", d.INK
     elif outcome.winners:
         status, status_fill = f"{who[outcome.winners[0]]} wins", FILL[COLOURS[outcome.winners[0]]]
     elif outcome.reason == "both-stuck":

@@ -18,6 +18,7 @@ field per seat), so legal moves, the origin check and "has a move" are bit tests
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,6 +30,8 @@ from pbem.games.base import (
     Past,
     SeatSummary,
     Summary,
+    check_unsettled,
+    fill_names,
     refuse_drop,
     score_scaled_weight,
     unroll,
@@ -261,6 +264,13 @@ class MMWState:
         """Always refused: when a player runs out of time or resigns, the service ends the game
         itself."""
         raise refuse_drop(TITLE, seat)
+
+    def settled(self, outcome: Outcome) -> MMWState:
+        """This position with the game ended by the service: nobody to move, no move legal."""
+        check_unsettled(self._outcome)
+        state = copy.copy(self)
+        state._outcome = outcome
+        return state
 
     @property
     def seed(self) -> int:
@@ -500,6 +510,8 @@ class MMWState:
         outcome = self._outcome
         if outcome is None:
             return None
+        if outcome.said is not None:
+            return outcome.said
         scores = outcome.scores
         if outcome.reason == "no-move" and len(outcome.winners) == 1:
             (winner,) = outcome.winners
@@ -671,6 +683,8 @@ def _ending(outcome: Outcome) -> str:
 
 
 def _describe(outcome: Outcome) -> str:
+    if outcome.said is not None:
+        return fill_names(outcome.said, [c.capitalize() for c in COLOURS])
     if outcome.reason == "no-move":
         (winner,) = outcome.winners
         return f"{COLOURS[1 - winner]} had no move, {COLOURS[winner]} won"
