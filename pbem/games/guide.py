@@ -72,6 +72,11 @@ class Examples:
     figures: Mapping[str, Figure]
     facts: Mapping[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def of(cls, states: Mapping[str, State], facts: Mapping[str, Any]) -> Examples:
+        """Examples whose figures are `states` drawn for a spectator, by name."""
+        return cls({name: Figure(state) for name, state in states.items()}, facts)
+
 
 @dataclass(frozen=True)
 class Section:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.base import fill_names
 from pbem.games.gorami.rules import COLOURS, GoramiState, setup
-from pbem.games.guide import Examples, Figure, Guide, Section, Term, Variant
+from pbem.games.guide import Examples, Guide, Section, Term, Variant
+from pbem.games.two_player import PLAYERS, colour_words
 
 # A whole game on the 16-cell board, chosen because it shows every rule of the scoring: stripes
 # won by each colour, two tied stripes, equal fish, and the interior cells deciding.
@@ -42,10 +42,6 @@ def _final() -> GoramiState:
     for move in FINAL_16:
         state = state.play(move)
     return state
-
-
-def _words(sentence: str) -> str:
-    return fill_names(sentence, [c.capitalize() for c in COLOURS])
 
 
 def _empty_cells(state: GoramiState) -> list[str]:
@@ -84,7 +80,7 @@ def examples() -> Examples:
     ]
     facts: dict[str, Any] = {
         "capture_move": CAPTURE_MOVE,
-        "capture_words": _words(before.describe(CAPTURE_MOVE)),
+        "capture_words": colour_words(before.describe(CAPTURE_MOVE), COLOURS),
         "captured": after.view(None)["captured"],
         "no_two": no_two,
         "stripes": stripes,
@@ -96,24 +92,19 @@ def examples() -> Examples:
             for c in view["cells"]
             if c["interior"] and c["disc"] is not None
         ],
-        "ending": _words(final.describe_outcome() or ""),
+        "ending": colour_words(final.describe_outcome() or "", COLOURS),
         "winner": COLOURS[final.outcome.winners[0]] if final.outcome.winners else None,
         "tied": sum(1 for s in stripes if s["fish"] is None),
         "row": _row_sums(view, ROW),
     }
-    figures = {
-        "board-16": Figure(GoramiState.initial(16, 0)),
-        "board-22": Figure(GoramiState.initial(22, 0)),
-        "board-24": Figure(GoramiState.initial(24, 0)),
-        "capture-before": Figure(before),
-        "capture-after": Figure(after),
-        "final": Figure(final),
-    }
-    return Examples(figures=figures, facts=facts)
+    boards = {f"board-{size}": GoramiState.initial(size, 0) for size in (16, 22, 24)}
+    return Examples.of(
+        {**boards, "capture-before": before, "capture-after": after, "final": final}, facts
+    )
 
 
 GUIDE = Guide(
-    players="2 players",
+    players=PLAYERS,
     length="at most one move per cell: 16, 22 or 24 moves",
     summary=(
         "Two players take turns putting numbered discs on a board of triangles. A disc may "

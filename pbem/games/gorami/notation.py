@@ -133,21 +133,7 @@ class MoveTables:
             )
             for i in range(len(geo.cells))
         )
-        self.steps: dict[str, Step] = {}
-        for text, (n, cell) in self.moves.items():
-            bit = 1 << cell
-            near = geo.neighbour_masks[cell]
-            self.steps[text] = (
-                n,
-                cell,
-                bit,
-                bit << FIELD * n,
-                near,
-                ~(bit * REPEAT | near << FIELD * n),
-                geo.neighbours[cell],
-                (1 << HAND_BITS * n, 1 << HAND_BITS * (3 + n)),
-                self.placed[cell][n],
-            )
+        self.steps = self._steps()
         # Legal moves are listed half a field of the packed mask at a time. Board order is the
         # sorted order of the move strings (rows a-d, at most 7 cells a row) and numbers come
         # first in a move, so the list comes out sorted.
@@ -160,6 +146,26 @@ class MoveTables:
             for n in NUMBERS
             for part in (names[:half], names[half:])
         )
+
+    def _steps(self) -> dict[str, Step]:
+        """What `play` needs of each canonical move (`Step`)."""
+        geo = self.geo
+        steps: dict[str, Step] = {}
+        for text, (n, cell) in self.moves.items():
+            bit = 1 << cell
+            near = geo.neighbour_masks[cell]
+            steps[text] = (
+                n,
+                cell,
+                bit,
+                bit << FIELD * n,
+                near,
+                ~(bit * REPEAT | near << FIELD * n),
+                geo.neighbours[cell],
+                (1 << HAND_BITS * n, 1 << HAND_BITS * (3 + n)),
+                self.placed[cell][n],
+            )
+        return steps
 
     def __reduce__(self) -> tuple[Callable[[int], MoveTables], tuple[int]]:
         """Pickled and copied as the board's shared tables (a state refers to them), not as the

@@ -15,22 +15,10 @@ history is a chain of (earlier, move) pairs, so a play adds a pair instead of co
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.games.base import (
-    JSON,
-    IllegalMove,
-    Outcome,
-    Past,
-    SeatSummary,
-    Summary,
-    check_unsettled,
-    refuse_drop,
-    score_scaled_weight,
-    unroll,
-)
+from pbem.games.base import JSON, IllegalMove, Outcome, Past, listed
 from pbem.games.gorami.board import Board
 from pbem.games.gorami.notation import (
     FIELD,
@@ -49,13 +37,19 @@ from pbem.games.gorami.notation import (
     parse_move,
     tables,
 )
+from pbem.games.two_player import TwoPlayerState
 
 NAME = "gorami"
 COLOURS = ("yellow", "blue")
 
 
-class GoramiState:
+class GoramiState(TwoPlayerState):
     """One GORami position. Immutable: `play` returns a new state."""
+
+    TITLE = "GORami"
+    COLOURS = COLOURS
+    SCORE_LABEL = "fish"
+    NO_SUCH_SEAT = "gorami: seat {seat!r} does not exist; seats are 0 (yellow), 1 (blue)"
 
     __slots__ = (
         "_allowed",
@@ -83,8 +77,6 @@ class GoramiState:
     _tally: int  # per stripe yellow's sum minus blue's, then the interior sums (notation)
     _allowed: int  # _open where to_move holds the number; 0 once the game is over
     _to_move: int | None
-    _past: Past  # the history, newest move first
-    _outcome: Outcome | None
     _captured: int  # discs that changed colour on the last move
 
     # -- construction -------------------------------------------------------------------------
@@ -147,57 +139,11 @@ class GoramiState:
         return self._seed
 
     @property
-    def players(self) -> int:
-        return 2
-
-    @property
     def to_move(self) -> int | None:
         return self._to_move
 
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    @property
-    def history(self) -> list[str]:
-        return unroll(self._past)
-
-    @property
-    def mid_turn(self) -> bool:
-        """Always False: a turn is one placement. A seat placing again because the other cannot
-        place starts a new turn."""
-        return False
-
-    @property
-    def actions_left(self) -> int:
-        return 0 if self.outcome is not None else 1
-
-    @property
-    def dropped(self) -> list[int]:
-        """Always empty: a two-player game never goes on without a player."""
-        return []
-
-    def worth(self) -> list[float]:
-        """The scores: nothing a seat holds is worth points beyond them."""
-        return [float(score) for score in self.scores()]
-
-    def point_weight(self) -> float:
-        """Not fitted: the search's scale by the size of the scores."""
-        return score_scaled_weight(self.scores())
-
-    def sample(self, seat: int | None, rng: random.Random) -> GoramiState:
-        """The position itself: every seat sees the whole of it (perfect information)."""
-        _check_seat(seat)
-        return self
-
-    def drop(self, seat: int) -> GoramiState:
-        """Always refused: when a player runs out of time or resigns, the service ends the game
-        itself."""
-        raise refuse_drop("GORami", seat)
-
-    def settled(self, outcome: Outcome) -> GoramiState:
-        """This position with the game ended by the service: nobody to move, nothing allowed."""
-        check_unsettled(self._outcome)
+    def _ended(self, outcome: Outcome) -> GoramiState:
+        """A copy for `settled`: `outcome` its outcome, nobody to move, nothing allowed."""
         state = object.__new__(GoramiState)
         for slot in GoramiState.__slots__:
             setattr(state, slot, getattr(self, slot))
@@ -342,19 +288,9 @@ class GoramiState:
 
     # -- describing moves and the end (seats as {0}/{1} for games.fill_names) -----------------
 
-    def play_described(self, move: str) -> tuple[GoramiState, str]:
-        """`play` and `describe` at once, the move played once: the service stores the sentence
-        with the move it applies."""
-        after = self.play(move)
-        return after, self._sentence(after)
-
-    def describe(self, move: str) -> str:
-        """`{0} placed a 2 on b3 and captured the 1 on c4`, then whether the opponent is skipped
-        or the game ends. Raises InvalidMove or IllegalMove as `play` does."""
-        return self.play_described(move)[1]
-
     def _sentence(self, after: GoramiState) -> str:
-        """The sentence for the move that led from this position to `after`."""
+        """The sentence for the move that led from this position to `after`: `{0} placed a 2 on
+        b3 and captured the 1 on c4`, then whether the opponent is skipped or the game ends."""
         seat = self._to_move
         assert seat is not None  # play refuses moves once the game is over
         geo = self._t.geo
@@ -367,7 +303,7 @@ class GoramiState:
             assert disc is not None
             captured.append(f"the {disc[0]} on {name}")
         if captured:
-            words += " and captured " + _listed(captured)
+            words += " and captured " + listed(captured)
         outcome = after._outcome
         if outcome is not None:
             if outcome.reason == "board-full":
@@ -378,14 +314,8 @@ class GoramiState:
             words += f"; {{{1 - seat}}} cannot place, so {{{seat}}} places again"
         return words
 
-    def describe_outcome(self) -> str | None:
-        """How the game ended, e.g. `The board is full; {0} wins 7 fish to 2`; None while it
-        runs."""
-        outcome = self._outcome
-        if outcome is None:
-            return None
-        if outcome.said is not None:
-            return outcome.said
+    def _result(self, outcome: Outcome) -> str:
+        """How the rules ended the game, e.g. `The board is full; {0} wins 7 fish to 2`."""
         ended = (
             "The board is full" if outcome.reason == "board-full" else "Neither player could place"
         )
@@ -404,22 +334,9 @@ class GoramiState:
             f"{interior[win]} to {interior[1 - win]}"
         )
 
-    def summary(self, seat: int | None) -> Summary:
-        """Fish as the score, each seat's colour and discs left; GORami hides nothing."""
-        _check_seat(seat)
-        return Summary(
-            score_label="fish",
-            seats=[
-                SeatSummary(
-                    colour=COLOURS[s],
-                    supplies="discs left: "
-                    + " · ".join(f"{n}×{self._held(s, n - 1)}" for n in NUMBERS),
-                )
-                for s in range(2)
-            ],
-            hand="",
-            notes="",
-        )
+    def _supplies(self, seat: int) -> str:
+        """A seat's discs left, by number, for its line in the summary."""
+        return "discs left: " + " · ".join(f"{n}×{self._held(seat, n - 1)}" for n in NUMBERS)
 
     # -- position queries ---------------------------------------------------------------------
 
@@ -517,7 +434,7 @@ class GoramiState:
         }
 
     def view(self, seat: int | None) -> JSON:
-        _check_seat(seat)
+        self.check_seat(seat)
         geo = self._t.geo
         cells = []
         for cell in geo.cells:
@@ -594,20 +511,6 @@ class GoramiState:
         return state
 
 
-def _check_seat(seat: int | None) -> None:
-    if seat is not None and (
-        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 2
-    ):
-        raise ValueError(f"gorami: seat {seat!r} does not exist; seats are 0 (yellow), 1 (blue)")
-
-
-def _listed(items: list[str]) -> str:
-    """`a`, `a and b`, `a, b and c`."""
-    if len(items) < 2:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def setup(
     size: int,
     discs: Mapping[str, str],
@@ -627,36 +530,8 @@ def setup(
         raise ValueError(f"gorami: there is no {size}-cell board; choose 22, 16 or 24")
     t = tables(size)
     geo = t.geo
-    k = geo.discs_per_number
-    occ = yellow = 0
-    nums = [0, 0, 0]
-    blocked = [0, 0, 0]
-    placed = [[0, 0, 0], [0, 0, 0]]
-    for name, code in discs.items():
-        cell = geo.by_name.get(name.strip().lower())
-        parsed = parse_disc(code)
-        if cell is None or parsed is None:
-            raise ValueError(f"gorami: bad disc {name!r}: {code!r}")
-        n, seat = parsed
-        bit = 1 << cell
-        if blocked[n] & bit:
-            raise ValueError(f"gorami: {name} touches another {n + 1} along an edge")
-        occ |= bit
-        if seat == 0:
-            yellow |= bit
-        nums[n] |= bit
-        blocked[n] |= geo.neighbour_masks[cell]
-        placed[seat][n] += 1
-    if hands is None:
-        # Without captures each colour's discs came from its own hand.
-        hands = [[k - placed[s][n] for n in range(3)] for s in range(2)]
-    if len(hands) != 2 or any(len(h) != 3 for h in hands):
-        raise ValueError("gorami: hands must list discs 1, 2, 3 for both seats")
-    for n in range(3):
-        total = placed[0][n] + placed[1][n] + hands[0][n] + hands[1][n]
-        if min(hands[0][n], hands[1][n]) < 0 or total != 2 * k:
-            raise ValueError(f"gorami: there must be {2 * k} discs numbered {n + 1} in all")
-    packed_hands = sum(count << HAND_BITS * i for i, count in enumerate((*hands[0], *hands[1])))
+    occ, yellow, nums, blocked, placed = _discs(geo, discs)
+    packed_hands = _hands(geo.discs_per_number, placed, hands)
     flipped = 0
     for name in captured or ():
         cell = geo.by_name.get(name)
@@ -695,3 +570,45 @@ def setup(
     if to_move is not None and state.to_move is None:
         raise ValueError("gorami: the state says a player is to move, but the game is over")
     return state
+
+
+def _discs(
+    geo: Board, discs: Mapping[str, str]
+) -> tuple[int, int, list[int], list[int], list[list[int]]]:
+    """`setup`'s discs read and checked: the filled cells, the yellow ones, the cells holding
+    each number, the cells each number may no longer go on, and each seat's discs by number."""
+    occ = yellow = 0
+    nums = [0, 0, 0]
+    blocked = [0, 0, 0]
+    placed = [[0, 0, 0], [0, 0, 0]]
+    for name, code in discs.items():
+        cell = geo.by_name.get(name.strip().lower())
+        parsed = parse_disc(code)
+        if cell is None or parsed is None:
+            raise ValueError(f"gorami: bad disc {name!r}: {code!r}")
+        n, seat = parsed
+        bit = 1 << cell
+        if blocked[n] & bit:
+            raise ValueError(f"gorami: {name} touches another {n + 1} along an edge")
+        occ |= bit
+        if seat == 0:
+            yellow |= bit
+        nums[n] |= bit
+        blocked[n] |= geo.neighbour_masks[cell]
+        placed[seat][n] += 1
+    return occ, yellow, nums, blocked, placed
+
+
+def _hands(k: int, placed: list[list[int]], hands: list[list[int]] | None) -> int:
+    """`setup`'s hands checked against the discs on the board (`k` of each number per seat),
+    packed as a state keeps them."""
+    if hands is None:
+        # Without captures each colour's discs came from its own hand.
+        hands = [[k - placed[s][n] for n in range(3)] for s in range(2)]
+    if len(hands) != 2 or any(len(h) != 3 for h in hands):
+        raise ValueError("gorami: hands must list discs 1, 2, 3 for both seats")
+    for n in range(3):
+        total = placed[0][n] + placed[1][n] + hands[0][n] + hands[1][n]
+        if min(hands[0][n], hands[1][n]) < 0 or total != 2 * k:
+            raise ValueError(f"gorami: there must be {2 * k} discs numbered {n + 1} in all")
+    return sum(count << HAND_BITS * i for i, count in enumerate((*hands[0], *hands[1])))

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.base import fill_names
-from pbem.games.guide import Examples, Figure, Guide, Section, Term
+from pbem.games.guide import Examples, Guide, Section, Term
 from pbem.games.mmw.board import COLOURS, Pyramid
 from pbem.games.mmw.rules import NO_SINKING_LIMIT, new_state, position
+from pbem.games.two_player import PLAYERS, colour_words
 
 SIZE_WORDS = {1: "small", 2: "medium", 3: "large"}
-NAMES = [colour.capitalize() for colour in COLOURS]
 # The three stacks of the rules' own examples of touching and resting, side by side.
 STACKS = {"b3": "r1 b3", "c3": "b1 r1", "d3": "r1 b1 r3", "a1": "r1 r2 r3", "e5": "b1 b2 b3"}
 # Blue to move: the stack on c3 is level (3 touching, 3 resting); one more small sinks it.
@@ -50,7 +49,7 @@ def _pyramids(stack: list[Pyramid]) -> dict[str, Any]:
 
 
 def _words(sentence: str | None) -> str:
-    return fill_names(sentence or "", NAMES)
+    return colour_words(sentence or "", COLOURS)
 
 
 def examples() -> Examples:
@@ -82,18 +81,18 @@ def examples() -> Examples:
         "limit": NO_SINKING_LIMIT,
     }
     figures = {
-        "start": Figure(start),
-        "first": Figure(start.play(FIRST_MOVE)),
-        "stacks": Figure(stacks),
-        "sinking-before": Figure(before),
-        "sinking-after": Figure(after),
-        "stuck": Figure(over),
+        "start": start,
+        "first": start.play(FIRST_MOVE),
+        "stacks": stacks,
+        "sinking-before": before,
+        "sinking-after": after,
+        "stuck": over,
     }
-    return Examples(figures=figures, facts=facts)
+    return Examples.of(figures, facts)
 
 
 GUIDE = Guide(
-    players="2 players",
+    players=PLAYERS,
     length="no fixed length: until a player is left without a move",
     summary=(
         "Two players move pyramids on a 5 by 5 board of mud. Any pyramid can climb onto any "

@@ -19,23 +19,10 @@ field per seat), so legal moves, the origin check and "has a move" are bit tests
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from pbem.games.base import (
-    JSON,
-    IllegalMove,
-    Outcome,
-    Past,
-    SeatSummary,
-    Summary,
-    check_unsettled,
-    fill_names,
-    refuse_drop,
-    score_scaled_weight,
-    unroll,
-)
+from pbem.games.base import JSON, IllegalMove, Outcome, Past, listed
 from pbem.games.mmw.board import (
     ARRIVALS,
     AS_RESTING,
@@ -70,6 +57,7 @@ from pbem.games.mmw.notation import (
     parse_stack,
     stack_text,
 )
+from pbem.games.two_player import TwoPlayerState, colour_words
 
 # The positions since the last sinking: (hash, board, player to move, the window before).
 Window = tuple[int, Board, int, "Window"] | None
@@ -84,9 +72,46 @@ NO_SINKING_LIMIT = 100
 REPETITIONS = 3
 
 
-class MMWState:
+class Ending(NamedTuple):
+    """An ending of the rules in the words of each place that tells it."""
+
+    clause: str  # added by `describe` to the move that ended the game
+    refusal: str  # in the refusal of a move played after it
+    sentence: str  # `describe_outcome`
+    why: str  # the drawings' few words
+
+
+# The endings with no seat to name; "no-move" names the seat left without one.
+ENDINGS = {
+    "both-stuck": Ending(
+        "neither player has a move, so the game ends",
+        "neither player had a move, both lost",
+        "Neither player could move, so both lose",
+        "neither could move",
+    ),
+    "repetition": Ending(
+        "the same position has occurred a third time, so the game is drawn",
+        "drawn: the same position occurred a third time",
+        "Draw: the same position occurred a third time",
+        "the same position three times",
+    ),
+    "no-sinking-100": Ending(
+        f"{NO_SINKING_LIMIT} plies have passed without a sinking, so the game is drawn",
+        f"drawn: {NO_SINKING_LIMIT} plies passed without a stack sinking",
+        f"Draw: {NO_SINKING_LIMIT} plies passed without a stack sinking",
+        f"{NO_SINKING_LIMIT} plies without a sinking",
+    ),
+}
+
+
+class MMWState(TwoPlayerState):
     """An immutable Martian Mud Wrestling position (see the docstrings of this module and of
     `board` for the representation)."""
+
+    TITLE = TITLE
+    COLOURS = COLOURS
+    SCORE_LABEL = "pyramids on the board"
+    NO_SUCH_SEAT = "mmw: seat must be 0, 1 or None (a spectator), not {seat!r}"
 
     __slots__ = (
         "_board",
@@ -106,12 +131,10 @@ class MMWState:
     _turn: int
     _pws: int
     _sunk: tuple[int, ...]
-    _past: Past  # the history, newest move first
     _window: Window  # the positions since the last sinking, newest first
     _seen: int  # filter bits of the window's positions
     _seen_twice: int  # filter bits hit by two or more of them
     _tops: int  # squares topped by red, and TOP_FIELD bits up by blue
-    _outcome: Outcome | None
     _seed: int
 
     # -- construction
@@ -221,53 +244,8 @@ class MMWState:
     def to_move(self) -> int | None:
         return None if self._outcome is not None else self._turn
 
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    @property
-    def history(self) -> list[str]:
-        return unroll(self._past)
-
-    @property
-    def players(self) -> int:
-        return 2
-
-    @property
-    def mid_turn(self) -> bool:
-        """Always False: a turn is one move."""
-        return False
-
-    @property
-    def actions_left(self) -> int:
-        return 0 if self.outcome is not None else 1
-
-    @property
-    def dropped(self) -> list[int]:
-        """Always empty: a two-player game never goes on without a player."""
-        return []
-
-    def worth(self) -> list[float]:
-        """The scores: nothing a seat holds is worth points beyond them."""
-        return [float(score) for score in self.scores()]
-
-    def point_weight(self) -> float:
-        """Not fitted: the search's scale by the size of the scores."""
-        return score_scaled_weight(self.scores())
-
-    def sample(self, seat: int | None, rng: random.Random) -> MMWState:
-        """The position itself: every seat sees the whole of it (perfect information)."""
-        _check_seat(seat)
-        return self
-
-    def drop(self, seat: int) -> MMWState:
-        """Always refused: when a player runs out of time or resigns, the service ends the game
-        itself."""
-        raise refuse_drop(TITLE, seat)
-
-    def settled(self, outcome: Outcome) -> MMWState:
-        """This position with the game ended by the service: nobody to move, no move legal."""
-        check_unsettled(self._outcome)
+    def _ended(self, outcome: Outcome) -> MMWState:
+        """A copy for `settled`: with an outcome nobody moves and no move is legal."""
         state = copy.copy(self)
         state._outcome = outcome
         return state
@@ -299,10 +277,7 @@ class MMWState:
         ]
 
     def play(self, move: str) -> MMWState:
-        try:
-            step: Step | None = MOVE_STEPS[move]
-        except KeyError:
-            step = None
+        step: Step | None = MOVE_STEPS.get(move)
         shown = move
         if step is None:
             found = parse_move(move)
@@ -452,21 +427,11 @@ class MMWState:
 
     # -- describing moves and the end (seats as {0}/{1} for games.fill_names)
 
-    def play_described(self, move: str) -> tuple[MMWState, str]:
-        """`play` and `describe` at once, the move played once: the service stores the sentence
-        with the move it applies."""
-        after = self.play(move)
-        return after, self._sentence(after)
-
-    def describe(self, move: str) -> str:
-        """`{0} moved a large pyramid from b1 onto the stack on c2, where it drops over and
-        touches the board`, then any sinking (the touching and resting points that sank the
-        stack, and which pyramids of whom went down with it) and the end of the game. Raises
-        InvalidMove or IllegalMove as `play` does."""
-        return self.play_described(move)[1]
-
     def _sentence(self, after: MMWState) -> str:
-        """The sentence for the move that led from this position to `after`."""
+        """The sentence for the move that led from this position to `after`: `{0} moved a large
+        pyramid from b1 onto the stack on c2, where it drops over and touches the board`, then
+        any sinking (the touching and resting points that sank the stack, and which pyramids of
+        whom went down with it) and the end of the game."""
         seat = self._turn
         move = after._last_move()
         assert move is not None  # after is a play from this position
@@ -497,21 +462,16 @@ class MMWState:
             ]
             words += (
                 f"; the stack on {SQUARE_NAMES[to]} sank into the mud (touching {touching} < "
-                f"resting {resting}): {_listed(losses)}"
+                f"resting {resting}): {listed(losses)}"
             )
         outcome = after._outcome
         if outcome is not None:
             words += "; " + _ending(outcome)
         return words
 
-    def describe_outcome(self) -> str | None:
-        """How the game ended, e.g. `{1} could not move; {0} wins with 9 pyramids on the board
-        to 6`; None while it runs."""
-        outcome = self._outcome
-        if outcome is None:
-            return None
-        if outcome.said is not None:
-            return outcome.said
+    def _result(self, outcome: Outcome) -> str:
+        """How the rules ended the game, e.g. `{1} could not move; {0} wins with 9 pyramids on
+        the board to 6`."""
         scores = outcome.scores
         if outcome.reason == "no-move" and len(outcome.winners) == 1:
             (winner,) = outcome.winners
@@ -519,37 +479,19 @@ class MMWState:
                 f"{{{1 - winner}}} could not move; {{{winner}}} wins with "
                 f"{_pyramids(scores[winner])} on the board to {scores[1 - winner]}"
             )
-        if outcome.reason == "both-stuck":
-            return "Neither player could move, so both lose"
-        if outcome.reason == "repetition":
-            return "Draw: the same position occurred a third time"
-        if outcome.reason == "no-sinking-100":
-            return f"Draw: {NO_SINKING_LIMIT} plies passed without a stack sinking"
+        if outcome.reason in ENDINGS:
+            return ENDINGS[outcome.reason].sentence
         # Not reached by the engine's own endings; worded without the reason's code.
         if outcome.winners:
             who = " and ".join(f"{{{w}}}" for w in outcome.winners)
             return f"{who} {'wins' if len(outcome.winners) == 1 else 'win'}"
         return "The game ended without a winner"
 
-    def summary(self, seat: int | None) -> Summary:
-        """Pyramids on the board as the score; per seat its colour, what is left by size and
-        how many sank. Nothing is hidden."""
-        _check_seat(seat)
-        left = self.on_board_by_size()
-        scores = self.scores()
-        return Summary(
-            score_label="pyramids on the board",
-            seats=[
-                SeatSummary(
-                    colour=COLOURS[s],
-                    supplies=f"small {left[s][0]}, medium {left[s][1]}, large {left[s][2]} · "
-                    f"sunk {PER_PLAYER - scores[s]}",
-                )
-                for s in range(2)
-            ],
-            hand="",
-            notes="",
-        )
+    def _supplies(self, seat: int) -> str:
+        """A seat's pyramids left by size and how many sank, for its line in the summary."""
+        small, medium, large = self.on_board_by_size()[seat]
+        sunk = PER_PLAYER - self.scores()[seat]
+        return f"small {small}, medium {medium}, large {large} · sunk {sunk}"
 
     # -- inspection
 
@@ -583,7 +525,7 @@ class MMWState:
         }
 
     def view(self, seat: int | None) -> JSON:
-        _check_seat(seat)
+        self.check_seat(seat)
         squares = {
             SQUARE_NAMES[i]: [
                 {
@@ -638,13 +580,6 @@ def _count(window: Window) -> int:
     return count
 
 
-def _check_seat(seat: int | None) -> None:
-    if seat is not None and (
-        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 2
-    ):
-        raise ValueError(f"mmw: seat must be 0, 1 or None (a spectator), not {seat!r}")
-
-
 _COUNT_WORDS = ("no", "a", "two", "three", "four", "five")
 
 
@@ -663,38 +598,24 @@ def _pyramids(count: int) -> str:
     return f"{count} pyramid{'' if count == 1 else 's'}"
 
 
-def _listed(items: list[str]) -> str:
-    """`a`, `a and b`, `a, b and c`."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _ending(outcome: Outcome) -> str:
     """The clause of `describe` for a move that ended the game."""
     if outcome.reason == "no-move":
         (stuck,) = outcome.details.get("stuck", [1 - w for w in outcome.winners])
         return f"{{{stuck}}} has no move, so the game ends"
-    if outcome.reason == "both-stuck":
-        return "neither player has a move, so the game ends"
-    if outcome.reason == "repetition":
-        return "the same position has occurred a third time, so the game is drawn"
-    if outcome.reason == "no-sinking-100":
-        return f"{NO_SINKING_LIMIT} plies have passed without a sinking, so the game is drawn"
-    return "the game ends"
+    ending = ENDINGS.get(outcome.reason)
+    return "the game ends" if ending is None else ending.clause
 
 
 def _describe(outcome: Outcome) -> str:
+    """How the game ended, in the refusal of a move played after it."""
     if outcome.said is not None:
-        return fill_names(outcome.said, [c.capitalize() for c in COLOURS])
+        return colour_words(outcome.said, COLOURS)
     if outcome.reason == "no-move":
         (winner,) = outcome.winners
         return f"{COLOURS[1 - winner]} had no move, {COLOURS[winner]} won"
-    if outcome.reason == "both-stuck":
-        return "neither player had a move, both lost"
-    if outcome.reason == "repetition":
-        return "drawn: the same position occurred a third time"
-    if outcome.reason == "no-sinking-100":
-        return f"drawn: {NO_SINKING_LIMIT} plies passed without a stack sinking"
-    return outcome.reason
+    ending = ENDINGS.get(outcome.reason)
+    return outcome.reason if ending is None else ending.refusal
 
 
 def new_state(seed: int = 0) -> MMWState:

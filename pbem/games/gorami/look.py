@@ -1,0 +1,176 @@
+"""What GORami's drawings (`page`, `mail`, `text`) share: the seats' colours and disc shapes,
+the turns they mark, and the status line.
+
+Players are called by their colour ("Yellow to move") unless the seats' display names are given,
+in which case the names label them (escaped in the SVG, shortened where space is tight).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from pbem.games import drawing as d
+from pbem.games.base import MoveError, ending_words, seat_mark
+from pbem.games.gorami.board import Board, Cell, Stripe
+from pbem.games.gorami.rules import COLOURS, GoramiState
+from pbem.games.two_player import Names, seat_word
+
+DISC_FILL = ("#f5c518", "#2d6cdf")
+DISC_STROKE = ("#9a7400", "#163d85")
+DISC_TEXT = ("#3b2d00", "#ffffff")
+INK = ("#8a6400", "#1f4fa8")  # yellow/blue as text on a light background
+CELL_FILL = "#f6efdc"
+CELL_STROKE = "#7a6a4f"
+MARKS = tuple(seat_mark(c) for c in COLOURS)  # "Y", "B": on the last-turn badges
+TURN_EDGE = ("#3b2d00", "#0b2350")  # under a seat's colour, so its marks show on any cell
+
+# A marked move: the turn, its notation, its sentence (seats as placeholders) and the cells of
+# the discs it captured.
+Marked = tuple[d.Turn, str, str, list[str]]
+
+# Unit vectors along each stripe family, pointing to the end where its result is drawn.
+STRIPE_DIRECTION = {
+    "horizontal": (-1.0, 0.0),
+    "rising": (0.5, -math.sqrt(3) / 2),
+    "falling": (0.5, math.sqrt(3) / 2),
+}
+
+
+def stripe_end(geo: Board, stripe: Stripe) -> tuple[Cell, float, float]:
+    """The cell past which a stripe's result is drawn, the one furthest along its direction (so
+    the three families never collide), and that direction."""
+    dx, dy = STRIPE_DIRECTION[stripe.direction]
+    end = max((geo.cells[i] for i in stripe.cells), key=lambda c: (c.row * dy, c.half_col * dx))
+    return end, dx, dy
+
+
+def across(geo: Board) -> tuple[int, int]:
+    """The grid X of the board's leftmost and rightmost corners."""
+    xs = [v[0] for cell in geo.cells for v in cell.vertices]
+    return min(xs), max(xs)
+
+
+def centre(cell: Cell) -> tuple[float, float]:
+    """A cell's centroid in grid coordinates (X in half edges, Y in rows)."""
+    return cell.half_col, cell.row + (2 / 3 if cell.up else 1 / 3)
+
+
+def badge_spot(
+    cell: Cell, corners: list[tuple[float, float]], middle: tuple[float, float], share: float
+) -> tuple[float, float]:
+    """Where a marked move's badge goes on `cell` (its `corners` and `middle` as drawn): `share`
+    of the way towards the right corner of its base, away from the cell's name."""
+    (cx, cy), corner = middle, max(corners, key=lambda p: (p[1] if cell.up else -p[1], p[0]))
+    return cx + (corner[0] - cx) * share, cy + (corner[1] - cy) * share
+
+
+def fmt(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def disc_paint(seat: int) -> str:
+    """The fill and outline of a seat's discs."""
+    return f'fill="{DISC_FILL[seat]}" stroke="{DISC_STROKE[seat]}" stroke-width="2"'
+
+
+def disc_shape(cx: float, cy: float, r: float, seat: int, attrs: str) -> str:
+    """A seat's disc: yellow ones round, blue ones hexagonal, so they differ by more than
+    colour."""
+    if seat == 0:
+        return f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="{fmt(r)}" {attrs}/>'
+    return f'<path d="{_hexagon(cx, cy, r)}" {attrs}/>'
+
+
+def _hexagon(cx: float, cy: float, r: float) -> str:
+    """Path data for a hexagon with flat top and bottom, about as big as a disc of radius r."""
+    k = r * 1.08
+    return d.polygon_d(
+        (cx + k * math.cos(math.radians(a)), cy + k * math.sin(math.radians(a)))
+        for a in range(0, 360, 60)
+    )
+
+
+@lru_cache(maxsize=32)
+def _replayed(
+    size: int, seed: int, history: tuple[str, ...], discs: tuple[tuple[str, str], ...]
+) -> tuple[GoramiState, ...] | None:
+    """The positions before each move and the last one, replayed from the start; None when the
+    game did not start from the empty board (a position set up by hand)."""
+    state = GoramiState.initial(size, seed)
+    out = [state]
+    for move in history:
+        try:
+            state = state.play(move)
+        except MoveError:
+            return None
+        out.append(state)
+    return tuple(out) if tuple(sorted(state.to_json()["discs"].items())) == discs else None
+
+
+def marked(state: GoramiState, viewer: int | None) -> list[Marked]:
+    """The moves marked for `viewer` (`drawing.marked_turns`), oldest first."""
+    history = state.history
+    if not history:
+        return []
+    discs = tuple(sorted(state.to_json()["discs"].items()))
+    positions = _replayed(state.board.size, state.seed, tuple(history), discs)
+    last = len(history) - 1
+    if positions is None:
+        # Set up by hand: only the last move is known, by the colour of the disc it placed.
+        cell = history[-1][1:]
+        disc = state.disc(cell)
+        seat = disc[1] if disc is not None else 0
+        words = f"{{{seat}}} placed a {history[-1][0]} on {cell}"
+        return [(d.Turn(seat, (last,)), history[-1], words, state.captured())]
+    turns = []
+    for ply in range(len(history)):
+        mover = positions[ply].to_move
+        assert mover is not None
+        turns.append(d.Turn(mover, (ply,)))
+    out = []
+    for turn in d.marked_turns(turns, viewer):
+        ply = turn.plies[0]
+        words = positions[ply].describe(history[ply])
+        out.append((turn, history[ply], words, positions[ply + 1].captured()))
+    return out
+
+
+def who(names: Names, seat: int, limit: int = 0) -> str:
+    """The name of `seat`, or its colour word capitalised ("Yellow") when no names are given."""
+    return seat_word(names, seat, COLOURS, limit)
+
+
+def status(state: GoramiState, names: Names = None, limit: int = 0) -> tuple[str, str]:
+    """A title and a one-line account of the position (not escaped)."""
+    head = f"GORami · {state.board.size}-cell board"
+    if state.outcome is None:
+        assert state.to_move is not None
+        last = ""
+        moves = marked(state, None)
+        if moves:
+            mover = moves[-1][0].seat
+            last = f" · {who(names, mover, limit)} played {state.history[-1]}"
+        return head, f"{who(names, state.to_move, limit)} to move{last}"
+    return head, _result_words(state, names, limit)
+
+
+def _result_words(state: GoramiState, names: Names, limit: int) -> str:
+    outcome = state.outcome
+    assert outcome is not None
+    settled = ending_words(outcome, [who(names, s, limit) for s in range(2)])
+    if settled is not None:
+        return settled
+    fish = outcome.details["fish"]
+    interior = outcome.details["interior"]
+    ended = "Board full" if outcome.reason == "board-full" else "No one can place"
+    if not outcome.winners:
+        return f"{ended}: draw ({fish[0]} fish each, interior {interior[0]} each)"
+    win = outcome.winners[0]
+    winner = who(names, win, limit)
+    if outcome.details["tiebreak"] == "fish":
+        return f"{ended}: {winner} wins with {fish[win]} fish to {fish[1 - win]}"
+    return (
+        f"{ended}: {winner} wins on the interior, {interior[win]} to {interior[1 - win]} "
+        f"({fish[0]} fish each)"
+    )
