@@ -28,12 +28,14 @@ __all__ = [
     "MAIL_WIDTH",
     "SeatLine",
     "Turn",
+    "attr",
     "badge",
     "circle_d",
     "columns",
     "contrast_ink",
     "digits_path",
     "dot_d",
+    "fine",
     "fmt",
     "header",
     "label_path",
@@ -47,6 +49,7 @@ __all__ = [
     "seat_name",
     "svg_open",
     "text",
+    "wrap",
 ]
 
 MAIL_WIDTH = 600  # the drawings' user units across: one unit is one pixel of the picture
@@ -90,6 +93,18 @@ def fmt(v: float) -> str:
     if text.endswith(".0"):
         text = text[:-2]
     return "0" if text == "-0" else text
+
+
+def fine(v: float) -> str:
+    """A compact number to a hundredth, for the page's drawings: they are shown scaled up, where
+    `fmt`'s tenths would show."""
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def attr(value: object) -> str:
+    """`value` as text fit for a quoted SVG attribute."""
+    return escape(str(value), quote=True)
 
 
 def _parsed(path: str) -> list[tuple[str, list[float]]]:
@@ -206,6 +221,21 @@ def text(
         f'<text x="{fmt(x)}" y="{fmt(y)}" font-size="{fmt(size)}" fill="{fill}"{weight}{align}'
         f"{extra}>{escape(words, quote=True)}</text>"
     )
+
+
+def wrap(text: str, width: int, lines: int) -> list[str]:
+    """`text` in lines of at most `width` characters, at most `lines` of them (the last cut
+    short with "…"), for captions SVG cannot wrap itself."""
+    out: list[str] = []
+    for word in text.split():
+        if out and len(out[-1]) + 1 + len(word) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word[:width])
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = out[-1][: width - 1].rstrip() + "…"
+    return out
 
 
 def seat_name(

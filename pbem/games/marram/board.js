@@ -311,15 +311,23 @@ export default class Marram {
     if (c.bet) put("bet", BET_POINT[c.bet]);
   }
 
-  showRotate() {
-    const box = $(".pbem-rotate", this.play.picker);
-    if (!box) return;
-    const choice = this.choice;
-    if (!choice || choice.pos === null) {
+  // The picker's box `selector`, or null when there is none or no place is chosen yet (it is then
+  // emptied and hidden, as nothing it offers applies).
+  pickerBox(selector) {
+    const box = $(selector, this.play.picker);
+    if (!box) return null;
+    if (!this.choice || this.choice.pos === null) {
       box.hidden = true;
       box.replaceChildren();
-      return;
+      return null;
     }
+    return box;
+  }
+
+  showRotate() {
+    const box = this.pickerBox(".pbem-rotate");
+    if (!box) return;
+    const choice = this.choice;
     const rots = this.rotationsFor(choice);
     box.hidden = false;
     box.replaceChildren(
@@ -343,42 +351,26 @@ export default class Marram {
   }
 
   showClaims() {
-    const box = $(".pbem-claims", this.play.picker);
+    const box = this.pickerBox(".pbem-claims");
     if (!box) return;
     const choice = this.choice;
-    if (!choice || choice.pos === null) {
-      box.hidden = true;
-      box.replaceChildren();
-      return;
-    }
     const options = this.options();
     const claims = Array.from(new Set(options.filter((a) => a.claim).map((a) => a.claim)));
     const bets = Array.from(new Set(options.filter((a) => a.bet).map((a) => a.bet)));
     const chip = (label, pressed, onclick, data = {}) =>
       el("button", { type: "button", class: "pbem-chip", "aria-pressed": String(pressed), onclick, ...data }, label);
+    // A row of chips choosing one of `values`, or none, for the choice's `key`.
+    const row = (key, heading, values, label, set) =>
+      el(
+        "div",
+        { class: "pbem-chips", role: "group", "aria-label": key },
+        el("span", { class: "pbem-chips-label" }, heading),
+        chip("none", !choice[key], () => set(null), { [`data-${key}`]: "" }),
+        values.map((v) => chip(label(v), choice[key] === v, () => set(v), { [`data-${key}`]: v })),
+      );
     const rows = [];
-    if (claims.length) {
-      rows.push(
-        el(
-          "div",
-          { class: "pbem-chips", role: "group", "aria-label": "claim" },
-          el("span", { class: "pbem-chips-label" }, "Claim:"),
-          chip("none", !choice.claim, () => this.setClaim(null), { "data-claim": "" }),
-          claims.map((c) => chip(c, choice.claim === c, () => this.setClaim(c), { "data-claim": c })),
-        ),
-      );
-    }
-    if (bets.length) {
-      rows.push(
-        el(
-          "div",
-          { class: "pbem-chips", role: "group", "aria-label": "bet" },
-          el("span", { class: "pbem-chips-label" }, "Bet:"),
-          chip("none", !choice.bet, () => this.setBet(null), { "data-bet": "" }),
-          bets.map((b) => chip(`bet ${b}`, choice.bet === b, () => this.setBet(b), { "data-bet": b })),
-        ),
-      );
-    }
+    if (claims.length) rows.push(row("claim", "Claim:", claims, (c) => c, (c) => this.setClaim(c)));
+    if (bets.length) rows.push(row("bet", "Bet:", bets, (b) => `bet ${b}`, (b) => this.setBet(b)));
     if (claims.length || bets.length) {
       rows.push(el("p", { class: "pbem-hint" }, "Or click a lit quadrant or snake on the tile."));
     }

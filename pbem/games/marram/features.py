@@ -117,34 +117,22 @@ def region_at(board: dict[Pos, Laid], pos: Pos, quadrant: int) -> Region:
         if on & (on_q | on_prev):
             surrounded = False
         terr = face.terr[k]
+        joined: list[Node] = []
         # Inside the tile: across spoke q to quadrant q+1, across spoke q-1 to quadrant q-1.
         if not on & on_q and terr[after] == terrain:
-            other = (here, after)
-            if other not in seen:
-                seen.add(other)
-                stack.append(other)
+            joined.append((here, after))
         if not on & on_prev and terr[prev] == terrain:
-            other = (here, prev)
-            if other not in seen:
-                seen.add(other)
-                stack.append(other)
+            joined.append((here, prev))
         # Across side q (facing quadrant q+3) and side q-1 (facing quadrant q+1).
-        npos = (x + dx, y + dy)
-        if npos in board:
-            other = (npos, facing)
+        for npos, side in (((x + dx, y + dy), facing), ((x + pdx, y + pdy), pfacing)):
+            if npos in board:
+                joined.append((npos, side))
+            else:
+                closed = False
+        for other in joined:
             if other not in seen:
                 seen.add(other)
                 stack.append(other)
-        else:
-            closed = False
-        npos = (x + pdx, y + pdy)
-        if npos in board:
-            other = (npos, pfacing)
-            if other not in seen:
-                seen.add(other)
-                stack.append(other)
-        else:
-            closed = False
     return Region(
         terrain="gs"[terrain],
         nodes=frozenset(seen),

@@ -723,102 +723,115 @@ class MarramState:
         assert self.to_move_seat is not None
         seat = self.to_move_seat
         ply = len(self.history_list)
-        log = self.log
         if m.action == "pass":
-            log.append({"ply": ply, "type": "pass", "seat": seat})
+            self.log.append({"ply": ply, "type": "pass", "seat": seat})
         else:
             assert face is not None
-            pos = x, y = m.pos
-            board = self.board
+            pos = m.pos
             if m.action == "place":
-                hand = list(self.hands[seat])
-                hand.remove(m.tile)
-                self.hands[seat] = hand
-                board[pos] = _new(Laid, (m.tile, k, 0, 0, face))
-                if self.setup.tiles[m.tile].back is not None:
-                    self.flippable = self.flippable | {pos}
-                log.append(
-                    {
-                        "ply": ply,
-                        "type": "place",
-                        "seat": seat,
-                        "tile": m.tile,
-                        "x": x,
-                        "y": y,
-                        "rotation": k * 90,
-                    }
-                )
+                self._place(m, face, k, seat, ply)
             else:
-                old = board[pos]
-                self._own_supply(seat)[SHOVEL] -= 1
-                lost = self._own_lost()
-                lost[seat][SHOVEL] += 1
-                gone = [t for t in self.tokens if t.pos == pos]
-                self.tokens = [t for t in self.tokens if t.pos != pos]
-                for t in gone:
-                    lost[t.seat][KIND_INDEX[t.kind]] += 1
-                board[pos] = Laid(old.tile, k, 1, 0, face)
-                self.flippable = self.flippable - {pos}
-                log.append(
-                    {
-                        "ply": ply,
-                        "type": "flip",
-                        "seat": seat,
-                        "tile": old.tile,
-                        "lost": [{"seat": t.seat, "kind": t.kind, "loc": t.loc} for t in gone],
-                        "x": x,
-                        "y": y,
-                        "rotation": k * 90,
-                    }
-                )
-                for t in gone:
-                    if t.kind == "bet":
-                        log.append(
-                            {
-                                "ply": ply,
-                                "type": "bet-lost",
-                                "seat": t.seat,
-                                "x": x,
-                                "y": y,
-                                "loc": t.loc,
-                                "why": "flip",
-                            }
-                        )
-            bd.refresh_frontier(board, self.frontier, self.frontier_groups, pos, self._opened)
-            if m.claim:
-                self._own_supply(seat)[KIND_INDEX[m.claim]] -= 1
-                self.tokens = [*self.tokens, _new(Token, (seat, m.claim, pos, m.loc))]
-                log.append(
-                    {
-                        "ply": ply,
-                        "type": "claim",
-                        "seat": seat,
-                        "kind": m.claim,
-                        "x": x,
-                        "y": y,
-                        "loc": m.loc,
-                    }
-                )
-            if m.bet:
-                self._own_supply(seat)[BET] -= 1
-                self.tokens = [*self.tokens, _new(Token, (seat, "bet", pos, m.bet))]
-                animal = face.prey_at[k][SPOKE_INDEX[m.bet]]
-                log.append(
-                    {
-                        "ply": ply,
-                        "type": "bet",
-                        "seat": seat,
-                        "x": x,
-                        "y": y,
-                        "loc": m.bet,
-                        "prey": animal,
-                    }
-                )
+                self._flip(pos, face, k, seat, ply)
+            bd.refresh_frontier(self.board, self.frontier, self.frontier_groups, pos, self._opened)
+            self._put_tokens(m, face, k, seat, ply)
             self._removed = []
             self._score_action(pos, ply)
             self._refresh_flips(pos, self._removed)
         self.history_list.append(m.canonical() if text is None else text)
         self._end_action(seat)
+
+    def _place(self, m: Move, face: Face, k: int, seat: int, ply: int) -> None:
+        """`seat` lays tile `m.tile` from its hand at `m.pos`, turned `k` quarters."""
+        pos = x, y = m.pos
+        hand = list(self.hands[seat])
+        hand.remove(m.tile)
+        self.hands[seat] = hand
+        self.board[pos] = _new(Laid, (m.tile, k, 0, 0, face))
+        if self.setup.tiles[m.tile].back is not None:
+            self.flippable = self.flippable | {pos}
+        self.log.append(
+            {
+                "ply": ply,
+                "type": "place",
+                "seat": seat,
+                "tile": m.tile,
+                "x": x,
+                "y": y,
+                "rotation": k * 90,
+            }
+        )
+
+    def _flip(self, pos: Pos, face: Face, k: int, seat: int, ply: int) -> None:
+        """`seat` spends a shovel to turn the tile at `pos` over; the tokens on it are lost."""
+        x, y = pos
+        old = self.board[pos]
+        self._own_supply(seat)[SHOVEL] -= 1
+        lost = self._own_lost()
+        lost[seat][SHOVEL] += 1
+        gone = [t for t in self.tokens if t.pos == pos]
+        self.tokens = [t for t in self.tokens if t.pos != pos]
+        for t in gone:
+            lost[t.seat][KIND_INDEX[t.kind]] += 1
+        self.board[pos] = Laid(old.tile, k, 1, 0, face)
+        self.flippable = self.flippable - {pos}
+        self.log.append(
+            {
+                "ply": ply,
+                "type": "flip",
+                "seat": seat,
+                "tile": old.tile,
+                "lost": [{"seat": t.seat, "kind": t.kind, "loc": t.loc} for t in gone],
+                "x": x,
+                "y": y,
+                "rotation": k * 90,
+            }
+        )
+        for t in gone:
+            if t.kind == "bet":
+                self.log.append(
+                    {
+                        "ply": ply,
+                        "type": "bet-lost",
+                        "seat": t.seat,
+                        "x": x,
+                        "y": y,
+                        "loc": t.loc,
+                        "why": "flip",
+                    }
+                )
+
+    def _put_tokens(self, m: Move, face: Face, k: int, seat: int, ply: int) -> None:
+        """`seat` puts the move's claim and bet on the tile it just laid or flipped."""
+        pos = x, y = m.pos
+        if m.claim:
+            self._own_supply(seat)[KIND_INDEX[m.claim]] -= 1
+            self.tokens = [*self.tokens, _new(Token, (seat, m.claim, pos, m.loc))]
+            self.log.append(
+                {
+                    "ply": ply,
+                    "type": "claim",
+                    "seat": seat,
+                    "kind": m.claim,
+                    "x": x,
+                    "y": y,
+                    "loc": m.loc,
+                }
+            )
+        if m.bet:
+            self._own_supply(seat)[BET] -= 1
+            self.tokens = [*self.tokens, _new(Token, (seat, "bet", pos, m.bet))]
+            animal = face.prey_at[k][SPOKE_INDEX[m.bet]]
+            self.log.append(
+                {
+                    "ply": ply,
+                    "type": "bet",
+                    "seat": seat,
+                    "x": x,
+                    "y": y,
+                    "loc": m.bet,
+                    "prey": animal,
+                }
+            )
 
     def _own_supply(self, seat: int) -> list[int]:
         """`seat`'s supply, copied for this state before it changes (states share each seat's
@@ -1145,7 +1158,6 @@ class MarramState:
         for t in self.tokens:
             if t.kind == "bet":
                 continue
-            counts = [0] * self.setup.players
             if t.loc in QUADRANT_INDEX:
                 q = QUADRANT_INDEX[t.loc]
                 if (t.pos, q) in seen_regions:
@@ -1154,10 +1166,7 @@ class MarramState:
                 seen_regions |= region.nodes
                 if region.complete:
                     continue
-                for seat, p, i in on_quadrants:
-                    if (p, i) in region.nodes:
-                        counts[seat] += 1
-                value = region.end_bonus()
+                held, claims, value = region.nodes, on_quadrants, region.end_bonus()
             else:
                 piece = self.board[t.pos].piece_at(SPOKE_INDEX[t.loc])
                 if piece < 0 or (t.pos, piece) in seen_creatures:
@@ -1166,10 +1175,11 @@ class MarramState:
                 seen_creatures |= creature.nodes
                 if creature.complete:
                     continue
-                for seat, p, b in on_spokes:
-                    if (p, b) in creature.spokes:
-                        counts[seat] += 1
-                value = creature.pieces
+                held, claims, value = creature.spokes, on_spokes, creature.pieces
+            counts = [0] * self.setup.players
+            for seat, p, i in claims:
+                if (p, i) in held:
+                    counts[seat] += 1
             for w in majority(counts):
                 bonus[w] += value
         for seat, points in enumerate(bonus):

@@ -10,7 +10,7 @@ pitchforks, bets and shovels.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pbem.games.base import SeatSummary, Summary
@@ -56,83 +56,131 @@ def sentence(state: MarramState, after: MarramState) -> str:
     """The sentence for the move that led from `state` to `after`, read from what the engine
     logged on the way."""
     assert state.to_move_seat is not None
-    mover = state.to_move_seat
     ply = len(state.history_list)
     new = after.log[len(state.log) :]
     now = [e for e in new if e.get("ply") == ply]
-    later = [e for e in new if e.get("ply") != ply]
+    discards = [e for e in new if e.get("ply") != ply and e["type"] == "discard"]
+    ended = after.outcome_value is not None
+    return action_sentence(
+        state.to_move_seat, now, lambda e: _standing_on(after, e), discards, ended
+    )
+
+
+def _standing_on(after: MarramState, event: Mapping[str, Any]) -> str:
+    """What a claim's token stands on: "sand", "blue snake"."""
+    laid = after.board[(event["x"], event["y"])]
+    loc = event["loc"]
+    if loc in QUADRANT_INDEX:
+        return TERRAIN_NAMES["gs"[laid.face.terr[laid.k][QUADRANT_INDEX[loc]]]]
+    return SPECIES_NAMES.get(laid.face.species_at(laid.k, SPOKE_INDEX[loc]), "creature")
+
+
+def event_pos(event: Mapping[str, Any]) -> tuple[int, int] | None:
+    """Where a logged event happened: its "x" and "y", or a "pos" ("x,y" or a pair) in views
+    written by hand; None when it names no place."""
+    if "x" in event and "y" in event:
+        try:
+            return int(event["x"]), int(event["y"])
+        except (TypeError, ValueError):
+            return None
+    pos = event.get("pos")
+    if isinstance(pos, str) and "," in pos:
+        a, b = pos.split(",", 1)
+        try:
+            return int(a), int(b)
+        except ValueError:
+            return None
+    if isinstance(pos, Sequence) and not isinstance(pos, str) and len(pos) == 2:
+        return int(pos[0]), int(pos[1])
+    return None
+
+
+def action_sentence(
+    mover: object,
+    now: Sequence[Mapping[str, Any]],
+    standing_on: Callable[[Mapping[str, Any]], str | None],
+    discards: Iterable[Mapping[str, Any]],
+    ended: bool,
+) -> str:
+    """The sentence for one action from the events it logged (`now`), for the move's record and
+    the drawings' captions alike. `standing_on` names what a claimed token stands on (None leaves
+    the claim out); `discards` are the dead tiles discarded after it; `ended`, whether the game
+    ended with it."""
     clauses: list[str] = []  # what the mover did, joined into one sentence
     tails: list[str] = []  # what followed, each after a semicolon
+    things: list[str] = []
     for event in now:
-        kind = event["type"]
+        kind = event.get("type")
+        pos = event_pos(event)
+        at = f" at ({pos[0]},{pos[1]})" if pos else ""
         if kind == "pass":
             clauses.append("passed, as no tile could be placed or flipped")
         elif kind == "place":
-            clauses.append(f"placed tile {event['tile']} at ({event['x']},{event['y']})")
+            clauses.append(f"placed tile {event.get('tile')}{at}")
         elif kind == "flip":
-            clauses.append(f"flipped the tile at ({event['x']},{event['y']})")
-            lost = [f"{seat(t['seat'])}'s {TOKEN_WORDS[t['kind']]}" for t in event["lost"]]
+            clauses.append(f"flipped the tile{at}")
+            lost = [
+                f"{{{t.get('seat')}}}'s {TOKEN_WORDS.get(str(t.get('kind')), 'token')}"
+                for t in event.get("lost") or []
+                if isinstance(t, Mapping)
+            ]
             if lost:
                 tails.append(f"{listing(lost)} there {'was' if len(lost) == 1 else 'were'} lost")
-    put = _claim_words(after, now)
-    if put:
-        clauses.append(put)
-    completed = [_feature(e) for e in now if e["type"] == "score"]
+        elif kind == "claim" and (where := standing_on(event)) is not None:
+            token = TOKEN_WORDS.get(str(event.get("kind")), "token")
+            things.append(f"{with_article(token)} on the {where}")
+        elif kind == "bet":
+            things.append(f"a bet on the {event.get('prey', 'prey')}")
+    if things:
+        clauses.append("put " + listing(things))
+    completed = [feature_words(e) for e in now if e.get("type") == "score"]
     if completed:
         # A comma closes "…, which nobody claimed" before the next feature.
         joined = listing(completed)
         if len(completed) > 1 and "," in completed[-2]:
             joined = ", ".join(completed[:-1]) + ", and " + completed[-1]
         clauses.append("completed " + joined)
-    gone = [_creature_name(e) for e in now if e["type"] == "removed"]
+    tails.extend(_aftermath(now, discards))
+    if ended:
+        tails.append("the game ended")
+    head = f"{{{mover}}} {listing(clauses)}" if clauses else f"{{{mover}}} acted"
+    return "; ".join([head, *tails])
+
+
+def _aftermath(
+    now: Sequence[Mapping[str, Any]], discards: Iterable[Mapping[str, Any]]
+) -> list[str]:
+    """What followed an action: creatures leaving, bets won and lost, dead tiles discarded."""
+    tails = []
+    gone = [creature_name(e) for e in now if e.get("type") == "removed"]
     if gone:
         tails.append(f"{listing(['the ' + g for g in gone])} left the board")
     for event in now:
-        who = seat(event["seat"]) if "seat" in event else ""
-        if event["type"] == "eaten":
-            tails.append(f"{who}'s bet on the {event['prey']} won {event['points']}")
-        elif event["type"] == "bet-lost" and event.get("why") == "freak":
+        who = f"{{{event.get('seat')}}}"
+        if event.get("type") == "eaten":
+            tails.append(f"{who}'s bet on the {event.get('prey')} won {event.get('points')}")
+        elif event.get("type") == "bet-lost" and event.get("why") == "freak":
             tails.append(f"{who}'s bet was lost with the freak beast")
-    for event in later:
-        if event["type"] == "discard":
-            tails.append(f"{seat(event['seat'])} discarded dead tile {event['tile']}")
-    if after.outcome_value is not None:
-        tails.append("the game ended")
-    return "; ".join([f"{seat(mover)} {listing(clauses)}", *tails])
+    for event in discards:
+        tails.append(f"{{{event.get('seat')}}} discarded dead tile {event.get('tile')}")
+    return tails
 
 
-def _claim_words(after: MarramState, events: list[dict[str, Any]]) -> str:
-    """'put a boot on the sand', 'put a pitchfork on the worm and a bet on the fly'…"""
-    things = []
-    for event in events:
-        if event["type"] == "claim":
-            laid = after.board[(event["x"], event["y"])]
-            loc = event["loc"]
-            if loc in QUADRANT_INDEX:
-                what = TERRAIN_NAMES["gs"[laid.face.terr[laid.k][QUADRANT_INDEX[loc]]]]
-            else:
-                what = SPECIES_NAMES.get(laid.face.species_at(laid.k, SPOKE_INDEX[loc]), "creature")
-            things.append(f"{with_article(TOKEN_WORDS[event['kind']])} on the {what}")
-        elif event["type"] == "bet":
-            things.append(f"a bet on the {event['prey']}")
-    return "put " + listing(things) if things else ""
-
-
-def _creature_name(event: Mapping[str, Any]) -> str:
+def creature_name(event: Mapping[str, Any]) -> str:
     species = SPECIES_NAMES.get(str(event.get("species")), "creature")
     return species if event.get("valid", True) else f"freak beast ({species})"
 
 
-def _feature(event: Mapping[str, Any]) -> str:
+def feature_words(event: Mapping[str, Any]) -> str:
     """'a worm worth 6 each to {0} and {1}', 'a sand mound of 9 bulges worth 45, which nobody
     claimed'."""
-    if event["feature"] == "creature":
-        name = with_article(_creature_name(event))
+    if event.get("feature") == "creature":
+        name = with_article(creature_name(event))
     else:
-        name = with_article(REGION_WORDS[event["terrain"]])
-        name += f" of {plural(event['tiles'], 'bulge')}"
-    value = event["value"]
-    winners = [seat(w) for w in event["winners"]]
+        name = with_article(REGION_WORDS.get(str(event.get("terrain")), "region"))
+        name += f" of {plural(int(event.get('tiles') or 0), 'bulge')}"
+    value = event.get("value", 0)
+    winners = [f"{{{w}}}" for w in event.get("winners") or []]
     if not winners:
         return f"{name} worth {value}, which nobody claimed"
     each = " each" if len(winners) > 1 else ""
