@@ -4,8 +4,9 @@ Plays a few moves of a GORami game through the domain, in-process on SQLite with
 on, and takes the last turn email's outbox row as the claim reads it (with its picture). Then
 times, with the process's CPU clock, one thread:
 
-- pbem.mail.envelope: the message built from the row (EmailMessage, BytesGenerator, policy SMTP,
-  the headers handed over as finished header objects), without and with the board picture;
+- pbem.mail.envelope: the message built from the row (`pbem.mail.building`), its bytes written by
+  `pbem.mail.writer` (EmailMessage, BytesGenerator, policy SMTP, the headers handed over as
+  finished header objects), without and with the board picture;
 - the same plus the DKIM signature (pbem.dkim_signing, dkimpy, an RSA key of `--key-bits`);
 - for reference, the same message built the usual way with the email package: `EmailMessage`
   with policy SMTP, every header set as a string (parsed and refolded by the policy) and the

@@ -16,9 +16,8 @@ from sqlalchemy.engine import make_url
 from pbem.config import SETTING_NAMES, Settings, embedded_secret, load_settings
 from pbem.extensions import db, migrate
 from pbem.pool import ping_when_idle
-from pbem.resources import migrations_dir, templates_dir
+from pbem.resources import migrations_dir, template_loader
 
-TEMPLATES = templates_dir()
 MIGRATIONS = migrations_dir()
 # The Celery queues of the render_pictures and play_bot tasks, each consumed by a worker of its
 # own (the Procfile's `picture` and `bot`); the default queue, "celery", takes the rest.
@@ -45,7 +44,9 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     if settings.secret_key is None:
         settings = replace(settings, secret_key=embedded_secret(settings.var_dir))
 
-    app = Flask("pbem", template_folder=str(TEMPLATES), static_folder=None)
+    app = Flask("pbem", template_folder=None, static_folder=None)
+    # The one template lookup, shared with the mail a worker renders (pbem.domain.outbox).
+    app.jinja_loader = template_loader()
     app.config.update(
         PBEM=settings,
         SECRET_KEY=settings.secret_key,
@@ -70,14 +71,9 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     celery_init_app(app)
 
-    from pbem.web import game_actions, mail_settings, ratelimits, register_blueprints
-    from pbem.web import rules as rules_pages
+    from pbem import web
 
-    app.register_blueprint(game_actions.bp)
-    app.register_blueprint(mail_settings.bp)
-    app.register_blueprint(rules_pages.bp)
-    register_blueprints(app)
-    ratelimits.init_app(app)
+    web.init_app(app)
     return app
 
 

@@ -43,7 +43,19 @@ def _parser() -> argparse.ArgumentParser:
         prog="pbem", description="pbem: play-by-email board games (see README.md)."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _serving_commands(commands)
+    _game_commands(commands)
+    _task_commands(commands)
+    _process_commands(commands)
+    return parser
 
+
+# The parser's subcommand group (argparse keeps its class private).
+Commands = Any
+
+
+def _serving_commands(commands: Commands) -> None:
+    """serve and mail-in: the service in one process, and one reply by mail."""
     serve = commands.add_parser(
         "serve", help="run the whole service in one process (embedded default: SQLite, no Redis)"
     )
@@ -73,6 +85,9 @@ def _parser() -> argparse.ArgumentParser:
     mail_in.add_argument("recipients", nargs="*", metavar="RECIPIENT")
     mail_in.set_defaults(run=_mail_in)
 
+
+def _game_commands(commands: Commands) -> None:
+    """new-game and rotate-links: games and their links."""
     new_game = commands.add_parser(
         "new-game",
         help="start a game and email the invitations",
@@ -110,6 +125,9 @@ def _parser() -> argparse.ArgumentParser:
     rotate.add_argument("--quiet", action="store_true", help="revoke without emailing")
     rotate.set_defaults(run=_rotate)
 
+
+def _task_commands(commands: Commands) -> None:
+    """sweep, clock and digest: the periodic tasks, run once."""
     sweep = commands.add_parser("sweep", help="re-enqueue pending moves and unsent mail once")
     sweep.set_defaults(run=_sweep)
 
@@ -119,12 +137,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Run the clock task once, as of now or of the instant given, then send the "
         "mail it wrote. The same code as the periodic task.",
     )
-    clock.add_argument(
-        "--now",
-        metavar="ISO-8601",
-        type=_instant,
-        help="act as of this instant (e.g. 2026-12-03T18:00:00Z; no zone means UTC)",
-    )
+    _now_option(clock, "2026-12-03T18:00:00Z")
     clock.set_defaults(run=_clock)
 
     digest = commands.add_parser(
@@ -134,14 +147,12 @@ def _parser() -> argparse.ArgumentParser:
         "(PBEM_DIGEST_HOUR in their time zone) has passed since their last, then send them. "
         "The same code as the periodic task; running it twice sends nothing twice.",
     )
-    digest.add_argument(
-        "--now",
-        metavar="ISO-8601",
-        type=_instant,
-        help="act as of this instant (e.g. 2026-12-03T07:00:00Z; no zone means UTC)",
-    )
+    _now_option(digest, "2026-12-03T07:00:00Z")
     digest.set_defaults(run=_digest)
 
+
+def _process_commands(commands: Commands) -> None:
+    """worker, beat and db: the service's processes; play: a game in the terminal."""
     for name, helptext in (
         ("worker", "run a Celery worker (arguments go to `celery worker`)"),
         (
@@ -161,7 +172,15 @@ def _parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play a game hot-seat in the terminal")
     play.add_argument("play_args", nargs=argparse.REMAINDER, metavar="GAME [--option value]")
     play.set_defaults(run=_play)
-    return parser
+
+
+def _now_option(command: argparse.ArgumentParser, example: str) -> None:
+    command.add_argument(
+        "--now",
+        metavar="ISO-8601",
+        type=_instant,
+        help=f"act as of this instant (e.g. {example}; no zone means UTC)",
+    )
 
 
 def _app() -> Any:

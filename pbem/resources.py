@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from jinja2 import FileSystemLoader
+
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -17,6 +19,12 @@ def templates_dir() -> Path:
     """Jinja2 pages and mail: `pbem/templates/` installed from a wheel, else the checkout's."""
     installed = PACKAGE / "templates"
     return installed if installed.is_dir() else PACKAGE.parent / "templates"
+
+
+def template_loader() -> FileSystemLoader:
+    """The one lookup of templates: Flask's pages (`pbem.app`) and the mail a worker renders
+    without Flask (`pbem.domain.outbox`) both read `templates_dir()` through it."""
+    return FileSystemLoader(str(templates_dir()))
 
 
 def static_dir() -> Path:

@@ -24,6 +24,7 @@ from pbem import mail
 from pbem.config import Settings, SmtpSettings
 from pbem.domain import starting
 from pbem.extensions import db, settings
+from pbem.mail import sending
 from pbem.models import OutboxMessage
 
 
@@ -133,9 +134,9 @@ class FakeSMTP:
 
 @pytest.fixture(autouse=True)
 def _no_kept_session() -> Iterator[None]:
-    mail._close_kept()
+    mail.close_kept_session()
     yield
-    mail._close_kept()
+    mail.close_kept_session()
 
 
 def test_smtp_records_the_message_as_sent_right_after_the_250(app: Flask, monkeypatch) -> None:
@@ -187,7 +188,7 @@ def test_a_session_the_server_dropped_is_replaced(
 def test_a_session_idle_too_long_is_replaced(app: Flask, monkeypatch) -> None:
     row, config = _fake_smtp(monkeypatch)
     _deliver(row, config)
-    monkeypatch.setattr(mail, "KEEP_IDLE_SECONDS", 0.0)
+    monkeypatch.setattr(sending, "KEEP_IDLE_SECONDS", 0.0)
     _deliver(row, config)
     assert [step for step, _ in FakeSMTP.log] == ["connect", "send", "quit", "connect", "send"]
 

@@ -2,6 +2,9 @@
 
 The signature and age are checked by `pbem.links`; here the seat it names must exist, belong to
 the player it names, and carry the nonce it was signed with (a rotation revokes older links).
+Every kind of link is read here: seat and invitation links, player links (the dashboard),
+sign-in links (one hour, one use), and the two that name an address ("never email me again",
+the mail settings).
 """
 
 from __future__ import annotations
@@ -16,10 +19,8 @@ from pbem import links
 from pbem.config import Settings
 from pbem.domain import bounces
 from pbem.extensions import db
+from pbem.links import SIGNIN_MAX_AGE_SECONDS
 from pbem.models import Player, Seat, new_nonce, utcnow
-
-# A sign-in link is asked for by anyone who types an address: it lives an hour, and works once.
-SIGNIN_MAX_AGE_SECONDS = 3600
 
 
 def read_claims(config: Settings, token: str, purpose: str) -> links.LinkClaims:
@@ -111,8 +112,20 @@ def use_signin(config: Settings, token: str) -> str:
 
 def blocked_player(config: Settings, token: str) -> Player:
     """The player a "never email me again" link names."""
-    claims = links.read_token(config.signing_key, token, links.BLOCK, max_age_seconds=None)
-    player = db.session.get(Player, claims.player_id)
+    return _addressee(config, token, links.BLOCK)
+
+
+def mail_player(config: Settings, token: str) -> Player:
+    """The player a mail settings link (`/mail/<token>`, List-Unsubscribe) names."""
+    return _addressee(config, token, links.MAIL)
+
+
+def _addressee(config: Settings, token: str, purpose: str) -> Player:
+    """The player a link about their address names. Such a link never expires and is never
+    withdrawn: a mail client keeps List-Unsubscribe, and a reader the block link, as long as the
+    email, and neither opens a game."""
+    claims = links.read_token(config.signing_key, token, purpose, max_age_seconds=None)
+    player = db.session.get(Player, claims.player_id, populate_existing=True)
     if player is None:
         raise links.ForgedLink("This link names an address pbem does not know.")
     return player

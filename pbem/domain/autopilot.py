@@ -31,8 +31,8 @@ from pbem.config import Settings
 from pbem.domain import clocks, endings, letters, turns, when
 from pbem.domain.endings import Refused
 from pbem.domain.errors import OutOfTime, ServiceError
-from pbem.domain.moves import UPDATE_GAME, SeatClock, move_by, read_seats
 from pbem.domain.outbox import Letter
+from pbem.domain.turn_ending import UPDATE_GAME, SeatClock, move_by, read_seats
 from pbem.domain.views import recent_moves, seat_names
 from pbem.extensions import db
 from pbem.models import GameEvent, Player, Seat, utcnow

@@ -32,7 +32,7 @@ from sqlalchemy import and_, bindparam, exists, or_, select
 
 from pbem import bots, games
 from pbem.config import Settings
-from pbem.domain import endings, moves
+from pbem.domain import endings, moves, turn_ending
 from pbem.domain.errors import ServiceError
 from pbem.domain.views import SeatInfo
 from pbem.extensions import db
@@ -125,7 +125,7 @@ def _read(game_id: str) -> tuple[Any, list[SeatInfo]]:
     if game is None or game.status != RUNNING or game.state is None:
         db.session.commit()
         return None, []
-    infos = moves.read_seats(conn, [game.id])[0].get(game.id, [])
+    infos = turn_ending.read_seats(conn, [game.id])[0].get(game.id, [])
     db.session.commit()
     return game, infos
 
@@ -160,7 +160,7 @@ _BOT_PLAYED = or_(Player.bot.is_not(None), Seat.autopilot_since.is_not(None))
 def stalled(config: Settings, now: datetime | None = None, limit: int = 200) -> list[str]:
     """Running games where a bot should have acted a while ago and no move of this ply is
     stored: the queue lost the task, or the bot worker was down. A bot's turn has no deadline
-    (pbem.domain.moves.new_turn), so such games are among those the partial index of running,
+    (pbem.domain.turn_ending.new_turn), so such games are among those the partial index of running,
     unclocked games holds."""
     now = now or utcnow()
     since = now - timedelta(seconds=max(60.0, 5 * config.bot_seconds))

@@ -6,25 +6,22 @@ it on the player, and from then on no game letter is written to them (`letters._
 them unwanted) until the player signs in again, which proves the address works
 (`access.use_signin` calls `clear_bounce`). Sign-in mail still goes, so that they can.
 
-The organisers of the player's games are told once, by name: the address itself is never in the
-letter (an address is shown only to its owner), nor in the server's answer quoted in it.
+The organisers of the player's games are told once, by name (`letters.bounced`): the address
+itself is never in the letter (an address is shown only to its owner), nor in the server's
+answer quoted in it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from pbem import links
 from pbem.config import Settings
-from pbem.domain import glossary
+from pbem.domain import letters
 from pbem.domain.outbox import Letter, write_letters
-from pbem.domain.views import GameFacts, engine, names
 from pbem.models import ACTIVE, INVITING, RUNNING, Game, OutboxMessage, Player, Seat, utcnow
 
 # What is kept of a mail server's answer, and how much of it a letter quotes.
@@ -107,17 +104,6 @@ def quoted_reason(reason: str, address: str) -> str:
     return hidden
 
 
-@dataclass(frozen=True)
-class BouncedGame:
-    """A game of the bouncing player's, as their organiser's letter lists it."""
-
-    id: str
-    title: str
-    player: str  # how the bouncing player is called in it
-    link: str  # the organiser's game page (their dashboard when they hold no seat)
-    name: str | None = None  # the organiser's name for the game (Game.title)
-
-
 def _letters(conn: Connection, config: Settings, recipient: Any, reason: str) -> list[Letter]:
     rows = conn.execute(_GAMES, {"player_id": recipient.id}).all()
     if not rows:
@@ -137,59 +123,10 @@ def _letters(conn: Connection, config: Settings, recipient: Any, reason: str) ->
         organisers = session.execute(
             select(Player).where(Player.id.in_(list(by_organiser)), Player.bounced_at.is_(None))
         ).scalars()
+        quoted = quoted_reason(reason, recipient.email)
         return [
-            bounced_letter(
-                config, organiser, recipient, reason, [games[g] for g in by_organiser[organiser.id]]
+            letters.bounced(
+                config, organiser, recipient, quoted, [games[g] for g in by_organiser[organiser.id]]
             )
             for organiser in organisers
         ]
-
-
-def bounced_letter(
-    config: Settings, organiser: Player, player: Any, reason: str, games: Sequence[Game]
-) -> Letter:
-    """To an organiser: mail to `player` (a player's id, email and name) bounces; `games` are
-    the organiser's games it holds a seat in (ORM games with their seats and players). Threaded
-    under the game when there is one, else a letter of its own."""
-    listed = []
-    for game in games:
-        seats = {seat.player_id: seat for seat in game.seats}
-        called = names(game)[seats[player.id].seat]
-        mine = seats.get(organiser.id)
-        link = (
-            links.seat_url(config, mine)
-            if mine is not None
-            else links.player_url(config, organiser.id, organiser.nonce)
-        )
-        listed.append(BouncedGame(game.id, engine(game).title, called, link, game.title))
-    who = player.name or listed[0].player
-    only = games[0] if len(games) == 1 else None
-    thread = (
-        GameFacts(
-            only.id,
-            only.engine,
-            only.status,
-            only.ply,
-            only.to_move,
-            only.thread_message_id,
-            title=only.title,
-        )
-        if only is not None
-        else None
-    )
-    context = {
-        "to": organiser.email,
-        "name": organiser.name,
-        "who": who,
-        "reason": quoted_reason(reason, player.email),
-        "games": listed,
-        "game": thread,
-        "title": listed[0].title,
-        "link": listed[0].link,
-        "games_link": links.player_url(config, organiser.id, organiser.nonce),
-        "signin_link": f"{config.base_url}/signin",
-        # One game: its rules; several: the page of every game's.
-        "rules_link": glossary.rules_url(config, only.engine) if only is not None else None,
-        "rules_index": glossary.rules_index_url(config),
-    }
-    return Letter(organiser.address, "bounced", thread, context)

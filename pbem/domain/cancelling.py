@@ -28,8 +28,8 @@ from pbem.config import Settings
 from pbem.domain import endings, letters
 from pbem.domain.endings import Refused
 from pbem.domain.errors import Conflict, ServiceError
-from pbem.domain.moves import read_seats
 from pbem.domain.outbox import Letter
+from pbem.domain.turn_ending import read_seats
 from pbem.domain.views import SeatInfo, seat_names
 from pbem.extensions import db
 from pbem.models import ACTIVE, RUNNING, Game, GameEvent, utcnow

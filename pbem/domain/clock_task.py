@@ -35,8 +35,8 @@ from sqlalchemy.exc import IntegrityError
 
 from pbem.config import Settings
 from pbem.domain import endings, letters, turns, vacation
-from pbem.domain.moves import read_seats
 from pbem.domain.outbox import Letter, write_letters
+from pbem.domain.turn_ending import read_seats
 from pbem.domain.views import GameFacts, seat_names
 from pbem.extensions import db
 from pbem.models import INVITING, RUNNING, ClockRun, Game, Seat, new_nonce, utcnow
@@ -202,15 +202,7 @@ def _send_reminders(config: Settings, now: datetime, batch: int, into: list[int]
             if row.to_move is not None and running:
                 infos = seats[row.id]
                 who = seat_names(row, infos)
-                facts = GameFacts(
-                    row.id,
-                    row.engine,
-                    row.status,
-                    row.ply,
-                    row.to_move,
-                    row.thread_message_id,
-                    title=row.title,
-                )
+                facts = GameFacts.of(row)
                 left = (row.deadline - now).total_seconds() / 3600
                 written.append(
                     letters.reminder(
@@ -356,9 +348,7 @@ def _expire(
     organiser = next((info for info in infos if info.player_id == row.organiser_id), None)
     if organiser is None:
         return len(untaken), None
-    facts = GameFacts(
-        row.id, row.engine, row.status, row.ply, row.to_move, row.thread_message_id, title=row.title
-    )
+    facts = GameFacts.of(row)
     who = seat_names(row, infos)
     invitees = [who[s.seat] for s in untaken]
     return len(untaken), letters.expired(config, facts, organiser, invitees, cancel_at)

@@ -17,7 +17,7 @@ from pbem.domain.errors import SetupError
 from pbem.domain.names import optional_name
 from pbem.domain.outbox import write_letters
 from pbem.domain.outcomes import CANCELLED as CANCELLED_REASON
-from pbem.domain.views import engine, load_state, names, timing
+from pbem.domain.views import engine, load_state, may_move, names, timing
 from pbem.extensions import db
 from pbem.games.base import shorten
 from pbem.models import (
@@ -110,9 +110,7 @@ def game_lines(config: Settings, player: Player, now: datetime | None = None) ->
                 title=engine(game).title,
                 status=game.status,
                 # While on autopilot the bot moves: nothing waits for the player.
-                your_turn=game.status == RUNNING
-                and game.to_move == seat.seat
-                and seat.autopilot_since is None,
+                your_turn=bool(may_move(seat, now)),
                 move_number=game.ply + 1,
                 opponents=[n for i, n in enumerate(who) if i != seat.seat and i not in gone],
                 scores=_scores(state.scores(), who, seat.seat) if state is not None else [],

@@ -18,13 +18,12 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, select, update
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from pbem import mail
+from pbem import links, mail
 from pbem.config import Settings
 from pbem.domain import bounces, letters
 from pbem.domain.outbox import write_letters
-from pbem.domain.views import GameFacts
+from pbem.domain.views import GAME_FACTS, GameFacts
 from pbem.extensions import db
-from pbem.mailin.tokens import bounce_address
 from pbem.models import FAILED, PENDING, SENT, Game, OutboxMessage, Picture, Player, utcnow
 from pbem.pool import lost_connection
 
@@ -115,7 +114,7 @@ def _send_one(
         return Delivery("waiting"), []
     attempts = row.attempts + 1
     try:
-        built = mail.prepare(row, config, bounce_address(config, row.id))
+        built = mail.prepare(row, config, links.bounce_address(config, row.id))
     except SQLAlchemyError:
         raise
     except Exception as exc:
@@ -331,13 +330,7 @@ def _one_line(text: str) -> str:
 
 _ORGANISER = (
     select(
-        Game.id,
-        Game.engine,
-        Game.status,
-        Game.ply,
-        Game.to_move,
-        Game.thread_message_id,
-        Game.title,
+        *GAME_FACTS,
         Player.id.label("player_id"),
         Player.email,
         Player.nonce,
@@ -357,15 +350,7 @@ def _tell_organiser(conn: Connection, config: Settings, row: Any, reason: str) -
     if found is None or found.email == row.to:
         conn.rollback()
         return []
-    game = GameFacts(
-        found.id,
-        found.engine,
-        found.status,
-        found.ply,
-        found.to_move,
-        found.thread_message_id,
-        title=found.title,
-    )
+    game = GameFacts.of(found)
     letter = letters.undeliverable(
         config, game, found.player_id, found.email, found.nonce, _shown(row.to), reason
     )

@@ -1,5 +1,6 @@
 """The daily digest: one email a day to each player who asked for it instead of an email for
-every turn (`Player.mail_preference == "digest"`), listing the games where it is their move.
+every turn (`Player.mail_preference == "digest"`), listing the games where it is their move
+(the letter: `letters.digest`).
 
 `run_digest(config, now)` is run often (Celery beat, a thread of `pbem serve`, `pbem digest`);
 each player's digest is due at PBEM_DIGEST_HOUR o'clock in their time zone (UTC without one),
@@ -28,16 +29,13 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import BindParameter, Connection, and_, bindparam, select, union_all, update
 from sqlalchemy.orm import selectinload
 
-from pbem import links
 from pbem.config import Settings
-from pbem.domain import glossary, when
-from pbem.domain.outbox import Letter, write_letters
-from pbem.domain.views import engine, move_number, names
+from pbem.domain import letters, when
+from pbem.domain.outbox import write_letters
 from pbem.extensions import db
 from pbem.models import ACTIVE, DIGEST, RUNNING, Game, Player, Seat, utcnow
 
 BATCH = 200  # players per transaction
-MAX_GAMES = 50  # listed in one digest; the rest are counted, and on the player's games page
 # How often the digest task runs (beat, and the embedded server's thread): a digest goes at most
 # this long after its hour, and a run with nothing due costs one read of the digest players.
 PERIOD_SECONDS = 300
@@ -171,7 +169,7 @@ def _do(
         waiting.setdefault(row.player_id, []).append(row.game_id)
     games = _games(sorted({game_id for ids in waiting.values() for game_id in ids}))
     written = [
-        digest_letter(config, player, [games[g] for g in waiting[player.id]], hour)
+        letters.digest(config, player, [games[g] for g in waiting[player.id]], hour)
         for player in players
         if waiting.get(player.id)
     ]
@@ -190,59 +188,3 @@ def _games(game_ids: Sequence[str]) -> dict[str, Game]:
         .options(selectinload(Game.seats).joinedload(Seat.player))
     ).scalars()
     return {game.id: game for game in found}
-
-
-@dataclass(frozen=True)
-class WaitingGame:
-    """A game of the digest: where the player is to move."""
-
-    id: str
-    title: str
-    opponents: list[str]
-    move: int  # the move number, from 1
-    deadline: datetime | None
-    move_by: str  # the deadline in the player's words; "" without a clock
-    link: str  # the player's game page
-    name: str | None = None  # the organiser's name for the game (Game.title)
-
-
-def waiting_game(config: Settings, game: Game, player: Player) -> WaitingGame:
-    seat = next(s for s in game.seats if s.seat == game.to_move)
-    who = names(game)
-    opponents = [who[s.seat] for s in game.seats if s.seat != seat.seat and s.state == ACTIVE]
-    deadline = game.deadline
-    return WaitingGame(
-        game.id,
-        engine(game).title,
-        opponents,
-        move_number(game.ply),
-        deadline,
-        when.in_words(deadline, player.time_zone) if deadline is not None else "",
-        links.seat_url(config, seat),
-        game.title,
-    )
-
-
-def digest_letter(config: Settings, player: Player, games: Sequence[Game], hour: int) -> Letter:
-    """The digest to `player` of `games` (ORM games with their seats and players), the nearest
-    deadline first, then the games without a clock, those waiting longest first."""
-    started = {game.id: game.turn_started_at or datetime.min for game in games}
-    listed = sorted(
-        (waiting_game(config, game, player) for game in games),
-        key=lambda w: (w.deadline is None, w.deadline or started[w.id], w.id),
-    )
-    mail_link = links.mail_settings_url(config, player.id)
-    context = {
-        "to": player.email,
-        "name": player.name,
-        "games": listed[:MAX_GAMES],
-        "more": max(0, len(listed) - MAX_GAMES),
-        "count": len(listed),
-        "hour": hour,
-        "zone": when.valid_zone(player.time_zone) or "UTC",
-        "link": listed[0].link,
-        "games_link": links.player_url(config, player.id, player.nonce),
-        "mail_link": mail_link,
-        "rules_index": glossary.rules_index_url(config),
-    }
-    return Letter(player.address, "digest", None, context, list_unsubscribe=mail_link)

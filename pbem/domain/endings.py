@@ -24,25 +24,18 @@ from sqlalchemy import Connection, bindparam, exists, insert, select, update
 
 from pbem import games, links
 from pbem.config import Settings
-from pbem.domain import letters, outcomes, turns, when
+from pbem.domain import letters, outcomes, turns
 from pbem.domain.access import check_claims
 from pbem.domain.errors import (
     Conflict,
     GameNotStarted,
     GameOver,
     NotFound,
-    OutOfTime,
     ServiceError,
 )
-from pbem.domain.moves import (
-    PLAYING_COLUMNS,
-    UPDATE_GAME,
-    game_over,
-    move_by,
-    new_turn,
-    read_seats,
-)
 from pbem.domain.outbox import Letter, write_letters
+from pbem.domain.submitting import game_over
+from pbem.domain.turn_ending import PLAYING_COLUMNS, UPDATE_GAME, move_by, new_turn, read_seats
 from pbem.domain.views import GameFacts, recent_moves, seat_names
 from pbem.extensions import db
 from pbem.games.base import display_name
@@ -118,17 +111,7 @@ class Locked:
 
     @property
     def facts(self) -> GameFacts:
-        r = self.row
-        return GameFacts(
-            r.id,
-            r.engine,
-            r.status,
-            r.ply,
-            r.to_move,
-            r.thread_message_id,
-            r.outcome,
-            title=r.title,
-        )
+        return GameFacts.of(self.row)
 
     @property
     def players(self) -> int:
@@ -176,10 +159,7 @@ def check_in_time(game: Locked, seat: int, now: datetime) -> None:
     turn = turns.TurnClock.of(game.row)
     if game.row.to_move == seat and turns.late(turn, now):
         assert turn.deadline is not None
-        raise OutOfTime(
-            f"Your time for this move ran out at {when.in_words(turn.deadline)}: the game is "
-            "being settled as a timeout. Open the game page to see how it ended."
-        )
+        raise turns.out_of_time(turn.deadline)
 
 
 def record_event(

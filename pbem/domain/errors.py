@@ -1,7 +1,14 @@
 """The refusals of the domain: each carries an API `code`, an HTTP `status` and a message for
-people. Pages and the API render them through one handler (pbem.web.errors)."""
+people. Pages and the API render them through one handler (pbem.web.errors).
+
+A refusal names its code and status in its class line (`class GameOver(ServiceError,
+code="game_over", status=409)`), so each kind reads as one declaration, here and at the edges
+that add their own (`pbem.web.limits`, `pbem.web.ratelimits`).
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class ServiceError(Exception):
@@ -10,61 +17,60 @@ class ServiceError(Exception):
     code = "bad_request"
     status = 400
 
+    def __init_subclass__(
+        cls, code: str | None = None, status: int | None = None, **kwargs: Any
+    ) -> None:
+        # A subclass that names neither keeps its parent's (NoSuchPosition is a NotFound).
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.code = code
+        if status is not None:
+            cls.status = status
+
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-class SetupError(ServiceError):
-    code = "bad_setup"
+class SetupError(ServiceError, code="bad_setup"):
+    """Something a new game, a name or a setting was given cannot be used."""
 
 
-class NotFound(ServiceError):
-    code = "not_found"
-    status = 404
+class NotFound(ServiceError, code="not_found", status=404):
+    """No such game, seat, submission or page (someone else's looks the same)."""
 
 
-class GameNotStarted(ServiceError):
-    code = "game_not_started"
-    status = 409
+class GameNotStarted(ServiceError, code="game_not_started", status=409):
+    """The game is still gathering its players."""
 
 
-class GameOver(ServiceError):
-    code = "game_over"
-    status = 409
+class GameOver(ServiceError, code="game_over", status=409):
+    """The game has ended: nothing more can be played in it."""
 
 
-class OutOfTime(ServiceError):
+class OutOfTime(ServiceError, code="out_of_time", status=409):
     """A move stored after its turn's deadline."""
 
-    code = "out_of_time"
-    status = 409
 
-
-class Conflict(ServiceError):
+class Conflict(ServiceError, code="conflict", status=409):
     """Something else happened to the game first (a move, a timeout, a resignation)."""
 
-    code = "conflict"
-    status = 409
+
+class StalePly(ServiceError, code="stale_ply", status=409):
+    """A move for a ply the game has left."""
 
 
-class StalePly(ServiceError):
-    code = "stale_ply"
-    status = 409
+class NotYourTurn(ServiceError, code="not_your_turn", status=409):
+    """Another seat is to move."""
 
 
-class NotYourTurn(ServiceError):
-    code = "not_your_turn"
-    status = 409
-
-
-class MoveRefused(ServiceError):
-    status = 422
+class MoveRefused(ServiceError, status=422):
+    """The engine refused the move; `code` says whether it was unreadable or illegal."""
 
     def __init__(self, message: str, code: str) -> None:
         super().__init__(message)
         self.code = code
 
 
-class NoSuchPosition(NotFound):
-    code = "no_such_ply"
+class NoSuchPosition(NotFound, code="no_such_ply"):
+    """A past position the game has not reached."""

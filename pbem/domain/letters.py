@@ -1,24 +1,22 @@
 """Each kind of email pbem writes, as a function that gathers its template's context.
 
-The templates are `templates/mail/<kind>.{subject,txt,html}`; `pbem.domain.outbox.write_letters`
-renders and stores what these return.
+A kind of mail is its templates, `templates/mail/<kind>.{subject,txt,html}`, and one function
+here; `pbem.domain.outbox.write_letters` renders and stores what these return.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from pbem import bots, games, links
 from pbem.config import Settings
-from pbem.domain import board_pictures, glossary, when
-from pbem.domain.access import SIGNIN_MAX_AGE_SECONDS
+from pbem.domain import board_pictures, glossary, views, when
 from pbem.domain.outbox import Letter
 from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine, move_number, settle
-from pbem.mailin.tokens import reply_address
-from pbem.models import EVERY_TURN, RUNNING, Game, Player
+from pbem.models import ACTIVE, EVERY_TURN, RUNNING, Game, Player
 
 Recent = list[tuple[int, str, str]]
 
@@ -88,10 +86,7 @@ def invitation(
         creator=creator,
         organiser=organiser,
         alone=alone,
-        names=names,
-        options=game.options,
-        link=links.invite_url(config, seat),
-        block_link=links.block_url(config, seat.player_id),
+        **_invitation_context(config, game, seat, names),
     )
 
 
@@ -107,19 +102,37 @@ def confirmation(
         seat,
         "confirm",
         invites=invites,
-        names=names,
-        options=game.options,
-        link=links.invite_url(config, seat),
-        block_link=links.block_url(config, seat.player_id),
+        **_invitation_context(config, game, seat, names),
     )
+
+
+def _invitation_context(
+    config: Settings, game: Game, seat: SeatInfo, names: list[str]
+) -> dict[str, Any]:
+    """What an invitation and its confirmation both say: the players, the game's options, the
+    link that accepts and the one that refuses every invitation."""
+    return {
+        "names": names,
+        "options": game.options,
+        "link": links.invite_url(config, seat),
+        "block_link": links.block_url(config, seat.player_id),
+    }
 
 
 def started(
     config: Settings, game: GameFacts, seat: SeatInfo, state: games.State, who: list[str]
 ) -> Letter:
     pic = SeatPicture(game, seat, state, who)
-    letter = _about(config, game, seat, "started", pic=pic, **_seat_links(config, seat))
+    letter = _at_board(config, game, seat, "started", pic)
     return replace(letter, picture=_picture_key(config, game, seat))
+
+
+def _at_board(
+    config: Settings, game: GameFacts, seat: SeatInfo, kind: str, pic: SeatPicture, **context: Any
+) -> Letter:
+    """A letter showing the game as the seat sees it (`pic`: the board, the last moves), with
+    the seat's links."""
+    return _about(config, game, seat, kind, pic=pic, **context, **_seat_links(config, seat))
 
 
 def turn(
@@ -138,23 +151,35 @@ def turn(
     they are away until `away_until`); `news` says what happened first, when not a move.
     A reply to it plays the moves it holds (`pbem.mailin`): its Reply-To names the seat and ply.
     """
-    pic = SeatPicture(game, seat, state, who, recent)
-    reply_to = reply_address(config, seat, game.ply)
-    letter = _about(
+    letter = _playable(
         config,
         game,
         seat,
         "turn",
-        pic=pic,
+        pic=SeatPicture(game, seat, state, who, recent),
         again=again,
         move_by=_when(deadline, seat),
         away_until=_when(away_until, seat),
         news=news,
-        reply_to=reply_to,
         two_actions=_two_actions_left(state),
-        **_seat_links(config, seat),
     )
-    return _turn_mail(config, game, seat, replace(letter, reply_to=reply_to))
+    return _turn_mail(config, game, seat, letter)
+
+
+def _playable(
+    config: Settings,
+    game: GameFacts,
+    seat: SeatInfo,
+    kind: str,
+    yours: bool = True,
+    **context: Any,
+) -> Letter:
+    """A letter to the seat whose reply plays while it is `yours` to move (`pbem.mailin`): its
+    Reply-To, and its templates' `reply_to`, is the seat's reply address at the game's ply
+    (None when not `yours`: replies go to MAIL_FROM); it carries the seat's links too."""
+    reply_to = links.reply_address(config, seat, game.ply) if yours else None
+    context.update(reply_to=reply_to, **_seat_links(config, seat))
+    return replace(_about(config, game, seat, kind, **context), reply_to=reply_to)
 
 
 def _two_actions_left(state: games.State) -> bool:
@@ -181,14 +206,13 @@ def results(
     state = settle(state, game.outcome)
     return [
         replace(
-            _about(
+            _at_board(
                 config,
                 game,
                 seat,
                 "result",
-                pic=SeatPicture(game, seat, state, who, recent),
+                SeatPicture(game, seat, state, who, recent),
                 outcome=outcome or state.outcome,
-                **_seat_links(config, seat),
             ),
             picture=_picture_key(config, game, seat),
         )
@@ -204,7 +228,7 @@ def new_links(config: Settings, game: Game, seat: SeatInfo, invited: bool) -> Le
 def signin(config: Settings, to: str, link: str) -> Letter:
     context = {
         "link": link,
-        "minutes": SIGNIN_MAX_AGE_SECONDS // 60,
+        "minutes": links.SIGNIN_MAX_AGE_SECONDS // 60,
         "rules_index": glossary.rules_index_url(config),
     }
     return Letter(to, "signin", None, context)
@@ -260,16 +284,9 @@ def left(
     """A seat left a game that goes on (out of time, or resigned): to every seat but the one
     whose turn it is now (told by its turn email), the leaver included."""
     pic = SeatPicture(game, seat, state, who, recent or [])
-    return _about(
-        config,
-        game,
-        seat,
-        "left",
-        pic=pic,
-        leaver=who[leaver],
-        you=leaver == seat.seat,
-        timed_out=kind == "timeout",
-        **_seat_links(config, seat),
+    you, timed_out = leaver == seat.seat, kind == "timeout"
+    return _at_board(
+        config, game, seat, "left", pic, leaver=who[leaver], you=you, timed_out=timed_out
     )
 
 
@@ -285,16 +302,9 @@ def autopilot(
     """A seat ran out of time in a game under the autopilot policy: pbem's search bot plays it
     from now on. To everyone, its own player told how to take the seat back."""
     pic = SeatPicture(game, seat, state, who, recent or [])
-    return _about(
-        config,
-        game,
-        seat,
-        "autopilot",
-        pic=pic,
-        pilot=who[pilot],
-        bot=bots.get(bots.SEARCH).name,
-        you=pilot == seat.seat,
-        **_seat_links(config, seat),
+    bot = bots.get(bots.SEARCH).name
+    return _at_board(
+        config, game, seat, "autopilot", pic, pilot=who[pilot], bot=bot, you=pilot == seat.seat
     )
 
 
@@ -347,8 +357,7 @@ def reminder(
 ) -> Letter:
     """To the player to move, some hours before their deadline; a reply to it plays, as a
     reply to the turn email does."""
-    reply_to = reply_address(config, seat, game.ply)
-    letter = _about(
+    letter = _playable(
         config,
         game,
         seat,
@@ -357,10 +366,8 @@ def reminder(
         opponents=[name for index, name in enumerate(who) if index != seat.seat],
         move_by=_when(deadline, seat),
         hours_left=hours_left,
-        reply_to=reply_to,
-        **_seat_links(config, seat),
     )
-    return _turn_mail(config, game, seat, replace(letter, reply_to=reply_to))
+    return _turn_mail(config, game, seat, letter)
 
 
 def expired(
@@ -394,14 +401,14 @@ def reply(
     legal: Sequence[str] = (),
     more_legal: int = 0,
     state: games.State | None = None,
+    yours: bool = False,
 ) -> Letter:
     """The answer to a player's reply by mail (`pbem.mailin.handle`): what was `played` (in
     words), why the rest was `refused` (with the lines `sent`), the lines left `unplayed` after
     the turn ended, or the `legal` moves asked for (and how many more there are). While it is
-    still the seat's turn, replying to this answer plays too; `state`, the game now, tells
-    whether that turn has both its actions still to play."""
-    yours = game.status == RUNNING and game.to_move == seat.seat
-    reply_to = reply_address(config, seat, game.ply) if yours else None
+    still the seat's turn (`yours`: `turns.may_act` says it may move), replying to this answer
+    plays too; `state`, the game now, tells whether that turn has both its actions still to
+    play."""
     if legal or more_legal:
         headline = f"your legal moves (move {move_number(game.ply)})"
     elif played and refused:
@@ -410,11 +417,12 @@ def reply(
         headline = "your move was played" if len(played) == 1 else "your moves were played"
     else:
         headline = "your reply was not played"
-    letter = _about(
+    return _playable(
         config,
         game,
         seat,
         "reply",
+        yours,
         headline=headline,
         played=list(played),
         refused=refused,
@@ -425,7 +433,115 @@ def reply(
         your_turn=yours,
         two_actions=yours and state is not None and _two_actions_left(state),
         move=move_number(game.ply),
-        reply_to=reply_to,
-        **_seat_links(config, seat),
     )
-    return replace(letter, reply_to=reply_to)
+
+
+@dataclass(frozen=True)
+class BouncedGame:
+    """A game of the bouncing player's, as their organiser's letter lists it."""
+
+    id: str
+    title: str
+    player: str  # how the bouncing player is called in it
+    link: str  # the organiser's game page (their dashboard when they hold no seat)
+    name: str | None = None  # the organiser's name for the game (Game.title)
+
+
+def bounced(
+    config: Settings, organiser: Player, player: Any, reason: str, held: Sequence[Game]
+) -> Letter:
+    """To an organiser: mail to `player` (a player's id and name) bounces, as the server's
+    answer says (`reason`, without the address: `pbem.domain.bounces.quoted_reason`); `held`
+    are the organiser's games it holds a seat in (ORM games with their seats and players).
+    Threaded under the game when there is one, else a letter of its own."""
+    listed = []
+    for game in held:
+        seats = {seat.player_id: seat for seat in game.seats}
+        called = views.names(game)[seats[player.id].seat]
+        mine = seats.get(organiser.id)
+        link = (
+            links.seat_url(config, mine)
+            if mine is not None
+            else links.player_url(config, organiser.id, organiser.nonce)
+        )
+        listed.append(BouncedGame(game.id, engine(game).title, called, link, game.title))
+    only = held[0] if len(held) == 1 else None
+    thread = None
+    if only is not None:
+        thread = GameFacts.of(only)
+    context = {
+        "to": organiser.email,
+        "name": organiser.name,
+        "who": player.name or listed[0].player,
+        "reason": reason,
+        "games": listed,
+        "game": thread,
+        "title": listed[0].title,
+        "link": listed[0].link,
+        "games_link": links.player_url(config, organiser.id, organiser.nonce),
+        "signin_link": f"{config.base_url}/signin",
+        # One game: its rules; several: the page of every game's.
+        "rules_link": glossary.rules_url(config, only.engine) if only is not None else None,
+        "rules_index": glossary.rules_index_url(config),
+    }
+    return Letter(organiser.address, "bounced", thread, context)
+
+
+DIGEST_MAX_GAMES = 50  # listed in one digest; the rest are counted, and on the player's games page
+
+
+@dataclass(frozen=True)
+class WaitingGame:
+    """A game of the digest: where the player is to move."""
+
+    id: str
+    title: str
+    opponents: list[str]
+    move: int  # the move number, from 1
+    deadline: datetime | None
+    move_by: str  # the deadline in the player's words; "" without a clock
+    link: str  # the player's game page
+    name: str | None = None  # the organiser's name for the game (Game.title)
+
+
+def _waiting_game(config: Settings, game: Game, player: Player) -> WaitingGame:
+    seat = next(s for s in game.seats if s.seat == game.to_move)
+    who = views.names(game)
+    opponents = [who[s.seat] for s in game.seats if s.seat != seat.seat and s.state == ACTIVE]
+    deadline = game.deadline
+    return WaitingGame(
+        game.id,
+        engine(game).title,
+        opponents,
+        move_number(game.ply),
+        deadline,
+        when.in_words(deadline, player.time_zone) if deadline is not None else "",
+        links.seat_url(config, seat),
+        game.title,
+    )
+
+
+def digest(config: Settings, player: Player, waiting: Sequence[Game], hour: int) -> Letter:
+    """The daily digest (`pbem.domain.digest`) to `player` of the games `waiting` for their
+    move (ORM games with their seats and players): the nearest deadline first, then the games
+    without a clock, those waiting longest first."""
+    started = {game.id: game.turn_started_at or datetime.min for game in waiting}
+    listed = sorted(
+        (_waiting_game(config, game, player) for game in waiting),
+        key=lambda w: (w.deadline is None, w.deadline or started[w.id], w.id),
+    )
+    mail_link = links.mail_settings_url(config, player.id)
+    context = {
+        "to": player.email,
+        "name": player.name,
+        "games": listed[:DIGEST_MAX_GAMES],
+        "more": max(0, len(listed) - DIGEST_MAX_GAMES),
+        "count": len(listed),
+        "hour": hour,
+        "zone": when.valid_zone(player.time_zone) or "UTC",
+        "link": listed[0].link,
+        "games_link": links.player_url(config, player.id, player.nonce),
+        "mail_link": mail_link,
+        "rules_index": glossary.rules_index_url(config),
+    }
+    return Letter(player.address, "digest", None, context, list_unsubscribe=mail_link)

@@ -13,7 +13,7 @@ from datetime import timedelta
 from functools import cache
 from typing import Any, Protocol
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, select_autoescape
 from sqlalchemy import Connection, bindparam, insert, select
 
 from pbem import mail, resources
@@ -22,13 +22,11 @@ from pbem.models import PENDING, OutboxMessage, utcnow
 
 
 class Thread(Protocol):
-    """The game a letter is about: its mail threads under the game's root Message-ID."""
+    """The game a letter is about (a game, or its facts): its mail threads under the game's root
+    Message-ID."""
 
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def thread_message_id(self) -> str: ...
+    id: str
+    thread_message_id: str
 
 
 @dataclass(frozen=True)
@@ -39,8 +37,7 @@ class Letter:
     kind: str
     game: Thread | None  # None for mail about no game (sign-in)
     context: Mapping[str, Any] = field(default_factory=dict)
-    # Where the player's reply goes (a seat's play+<token>@ address, pbem.mailin.tokens); None:
-    # MAIL_FROM.
+    # Where the player's reply goes (a seat's play+<token>@ address, pbem.links); None: MAIL_FROM.
     reply_to: str | None = None
     # False: not written at all (the player turned this kind of mail off, or their address
     # bounces); write_letters skips it, so every caller may write its letters regardless.
@@ -59,7 +56,7 @@ def _templates() -> Environment:
     # Templates are read once per process, as Flask does outside debug mode: checking each
     # file's date at every message would cost a stat per template per email.
     return Environment(
-        loader=FileSystemLoader(str(resources.templates_dir())),
+        loader=resources.template_loader(),
         autoescape=select_autoescape(["html"], default_for_string=False),
         auto_reload=False,
     )

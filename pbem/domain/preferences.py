@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem import links
-from pbem.config import Settings
 from pbem.domain.errors import SetupError
 from pbem.extensions import db
 from pbem.games.base import shorten
@@ -47,16 +45,6 @@ ALWAYS_SENT = "Invitations, sign-in links and the results of your games always c
 LABELS = {choice.value: choice.label for choice in CHOICES}
 
 
-def mail_player(config: Settings, token: str) -> Player:
-    """The player a mail settings link names. Like the "never email me again" link it never
-    expires and is never withdrawn: a mail client keeps List-Unsubscribe as long as the email."""
-    claims = links.read_token(config.signing_key, token, links.MAIL, max_age_seconds=None)
-    player = db.session.get(Player, claims.player_id, populate_existing=True)
-    if player is None:
-        raise links.ForgedLink("This link names an address pbem does not know.")
-    return player
-
-
 def checked(value: str) -> str:
     """A preference as a form sends it; SetupError naming the choices for anything else."""
     choice = value.strip().lower()
@@ -74,10 +62,9 @@ def set_preference(player: Player, value: str) -> str:
     return choice
 
 
-def unsubscribe(config: Settings, token: str) -> Player:
-    """RFC 8058's one-click unsubscribe: no more turn emails for the player the link names.
-    Doing it twice changes nothing more."""
-    player = mail_player(config, token)
+def unsubscribe(player: Player) -> Player:
+    """RFC 8058's one-click unsubscribe: no more turn emails for the player the link names
+    (`pbem.domain.access.mail_player`). Doing it twice changes nothing more."""
     if player.mail_preference != NO_TURN_MAIL:
         player.mail_preference = NO_TURN_MAIL
     db.session.commit()

@@ -15,24 +15,20 @@ from sqlalchemy.exc import IntegrityError
 
 from pbem import games, links, mail
 from pbem.config import Settings
-from pbem.domain import bot_seats, clocks, letters, moves, turns
+from pbem.domain import bot_seats, clocks, letters, setup_checks, turn_ending, turns
 from pbem.domain.access import check_claims
 from pbem.domain.addresses import normalise_address
-from pbem.domain.clocks import Clock, parse_clock
+from pbem.domain.clocks import Clock
 from pbem.domain.errors import NotFound, SetupError
-from pbem.domain.moves import UPDATE_GAME
 from pbem.domain.names import SOMEONE, display_names, optional_name
 from pbem.domain.outbox import last_message_ids, write_letters
 from pbem.domain.titles import optional_title
+from pbem.domain.turn_ending import UPDATE_GAME
 from pbem.domain.views import SEAT_INFO, GameFacts, SeatInfo, engine, seat_names
 from pbem.extensions import db
 from pbem.games.base import check_players, resolve_options
 from pbem.models import (
-    DROP,
-    FINISHED,
     INVITING,
-    RUNNING,
-    TIMEOUT_POLICIES,
     Game,
     GameEvent,
     Player,
@@ -107,8 +103,8 @@ def create_game(
         rules.new(len(entries), resolved, seed)
     except ValueError as exc:
         raise SetupError(str(exc)) from exc
-    clock = check_clock(config, clock)
-    policy = check_timeout_policy(timeout_policy, len(entries))
+    clock = setup_checks.check_clock(config, clock)
+    policy = setup_checks.check_timeout_policy(timeout_policy, len(entries))
     facts = (config, rules, resolved, entries, named, seed, started_by, clock, title, policy)
     try:
         return _create(*facts)
@@ -116,44 +112,6 @@ def create_game(
         # Another request created one of these players at the same moment; they exist now.
         db.session.rollback()
         return _create(*facts)
-
-
-def check_timeout_policy(policy: str | None, players: int) -> str:
-    """What becomes of a seat out of time in a game of three or four: it leaves (`drop`, the
-    default) or the search bot plays it (`autopilot`). A two-player game is lost on time
-    whatever the policy. SetupError for any other value."""
-    if policy is None or not policy.strip():
-        return DROP
-    chosen = policy.strip().lower()
-    if chosen not in TIMEOUT_POLICIES:
-        allowed = " or ".join(TIMEOUT_POLICIES)
-        raise SetupError(
-            f"{policy.strip()[:20]!r} is not a timeout policy: choose {allowed} (what becomes "
-            "of a player who runs out of time in a game of three or four)."
-        )
-    return chosen
-
-
-def check_clock(config: Settings, clock: Clock | None) -> Clock:
-    """The game's clock: the default when none is given; SetupError when shorter than the
-    service allows (PBEM_CLOCK_MIN_SECONDS)."""
-    clock = clock or parse_clock(config.clocks.default_clock)
-    shortest = config.clocks.min_move_seconds
-    allowed = clocks.allowance(clock, clocks.initial_bank(clock))
-    if allowed is not None and allowed < shortest:
-        raise SetupError(
-            f"A clock of {clock.describe()} is too short: each move must have at least "
-            f"{_duration(shortest)}."
-        )
-    return clock
-
-
-def _duration(seconds: float) -> str:
-    for unit, size in (("day", 86_400), ("hour", 3_600), ("minute", 60)):
-        if seconds >= size:
-            amount = round(seconds / size, 2)
-            return f"{amount:g} {unit}{'' if amount == 1 else 's'}"
-    return f"{seconds:g} seconds"
 
 
 def _create(
@@ -168,25 +126,8 @@ def _create(
     title: str | None,
     timeout_policy: str,
 ) -> CreatedGame:
-    addresses = [entry.address for entry in entries if entry.address is not None]
-    players = _players(addresses)
-    bots_of = bot_seats.bot_players([entry.bot for entry in entries if entry.bot is not None])
-    blocked = sorted({a for a in addresses if players[a].blocked_at is not None})
-    if blocked:
-        db.session.rollback()
-        raise SetupError(
-            f"{', '.join(blocked)} asked pbem never to email them: start the game without "
-            f"{'that address' if len(blocked) == 1 else 'those addresses'}."
-        )
-    for address, name in named.items():
-        if name is not None and players[address].name is None:
-            players[address].name = name  # the organiser's name for them, until they choose
+    seated = _seat_players(entries, named)
     now = utcnow()
-    organiser = players[addresses[0]]
-    seated = [
-        players[entry.address] if entry.address is not None else bots_of[str(entry.bot)]
-        for entry in entries
-    ]
     game_id = new_game_id()
     game = Game(
         id=game_id,
@@ -196,7 +137,7 @@ def _create(
         seed=seed,
         status=INVITING,
         thread_message_id=mail.new_message_id(game_id, config.mail_from),
-        organiser=organiser,
+        organiser=seated[0],  # the first entry is the organiser's address
         confirmed_at=None if started_by == BY_STRANGER else now,
         clock=clock.to_json(),
         timeout_policy=timeout_policy,
@@ -220,7 +161,39 @@ def _create(
     if started_by == BY_PLAYER:
         mine.accepted_at = now
     seats.sort(key=lambda seat: seat.seat)
-    who = display_names(rules.name, [seat.player.name for seat in seats])
+    return _first_mail(config, game, seats, mine, started_by, now)
+
+
+def _seat_players(entries: list[bot_seats.Entry], named: Mapping[str, str | None]) -> list[Player]:
+    """The player of each entry, in order: people by address (new ones added to the session,
+    named as the organiser named them until they choose), bots by kind. SetupError when an
+    address asked never to be emailed."""
+    addresses = [entry.address for entry in entries if entry.address is not None]
+    players = _players(addresses)
+    bots_of = bot_seats.bot_players([entry.bot for entry in entries if entry.bot is not None])
+    blocked = sorted({a for a in addresses if players[a].blocked_at is not None})
+    if blocked:
+        db.session.rollback()
+        raise SetupError(
+            f"{', '.join(blocked)} asked pbem never to email them: start the game without "
+            f"{'that address' if len(blocked) == 1 else 'those addresses'}."
+        )
+    for address, name in named.items():
+        if name is not None and players[address].name is None:
+            players[address].name = name  # the organiser's name for them, until they choose
+    return [
+        players[entry.address] if entry.address is not None else bots_of[str(entry.bot)]
+        for entry in entries
+    ]
+
+
+def _first_mail(
+    config: Settings, game: Game, seats: list[Seat], mine: Seat, started_by: str, now: datetime
+) -> CreatedGame:
+    """A new game's first letters, by who started it: the stranger's confirmation, the
+    invitations, or the deal when nobody is left to accept (the organiser's seat and bots)."""
+    game_id = game.id
+    who = display_names(game.engine, [seat.player.name for seat in seats])
     conn = db.session.connection()
     infos = [SeatInfo.of(seat) for seat in seats]
     if started_by == BY_STRANGER:
@@ -453,24 +426,15 @@ def _start(
     """Deal the game and write its first emails; returns the new status and the outbox ids."""
     state = engine(game).new(len(seats), game.options, game.seed)
     outcome = state.outcome
-    facts = GameFacts(
-        game.id,
-        game.engine,
-        RUNNING if outcome is None else FINISHED,
-        len(state.history),
-        state.to_move,
-        game.thread_message_id,
-        outcome.to_json() if outcome is not None else None,
-        title=game.title,
-    )
+    facts = GameFacts.at(game, state, len(state.history))
     clock = turns.game_clock(game.clock)
     bank = clocks.initial_bank(clock)
     if bank is not None:
         conn.execute(_SET_BANKS, {"bank_game_id": game.id, "bank_seconds": bank})
-    seat_clocks = moves.read_seats(conn, [game.id])[1][game.id]
+    seat_clocks = turn_ending.read_seats(conn, [game.id])[1][game.id]
     turn = turns.NO_TURN
     if outcome is None and state.to_move is not None:
-        turn = moves.new_turn(config, clock, seat_clocks[state.to_move], now)
+        turn = turn_ending.new_turn(config, clock, seat_clocks[state.to_move], now)
     conn.execute(
         UPDATE_GAME,
         {
@@ -501,7 +465,7 @@ def _start(
                 state,
                 who,
                 [],
-                deadline=moves.move_by(clock, turn, seat_clocks[seat.seat], now),
+                deadline=turn_ending.move_by(clock, turn, seat_clocks[seat.seat], now),
                 away_until=seat_clocks[seat.seat].away_until,
             )
             if seat.seat == state.to_move

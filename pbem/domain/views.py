@@ -7,13 +7,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from sqlalchemy import Connection, bindparam, select
 
 from pbem import games
 from pbem.domain import bot_seats, clocks, outcomes, turns
 from pbem.domain.names import display_names
+from pbem.domain.turns import move_number as move_number
 from pbem.extensions import db
 from pbem.models import (
     ACTIVE,
@@ -86,9 +87,17 @@ def seat_names(game: OfEngine, seats: Sequence[SeatInfo]) -> list[str]:
     return display_names(game.engine, [seat.name for seat in seats])
 
 
-def move_number(ply: int) -> int:
-    """Plies count from 0; people count moves from 1."""
-    return ply + 1
+# The columns of a game that `GameFacts.of` reads.
+GAME_FACTS = (
+    Game.id,
+    Game.engine,
+    Game.status,
+    Game.ply,
+    Game.to_move,
+    Game.thread_message_id,
+    Game.outcome,
+    Game.title,
+)
 
 
 @dataclass
@@ -104,8 +113,40 @@ class GameFacts:
     # Set when the game ended: the engine's outcome, or the service's (pbem.domain.outcomes).
     outcome: dict[str, Any] | None = None
     # The organiser's name for the game (Game.title); None: unnamed. Mail heads with it.
-    # Keyword-only, so that subclasses' positional fields (moves._Playing) keep their places.
+    # Keyword-only, so that subclasses' positional fields (applying.Playing) keep their places.
     title: str | None = field(default=None, kw_only=True)
+
+    @classmethod
+    def of(cls, row: Any, **more: Any) -> Self:
+        """The facts of a game row (or ORM object) with its `id`, `engine`, `status`, `ply`,
+        `to_move`, `thread_message_id`, `outcome` and `title`; `more` for a subclass's fields."""
+        return cls(
+            row.id,
+            row.engine,
+            row.status,
+            row.ply,
+            row.to_move,
+            row.thread_message_id,
+            row.outcome,
+            title=row.title,
+            **more,
+        )
+
+    @staticmethod
+    def at(game: Any, state: games.State, ply: int) -> GameFacts:
+        """`game` (with its `id`, `engine`, `thread_message_id` and `title`) once a move, or the
+        deal, left it at `state` and `ply`."""
+        outcome = state.outcome
+        return GameFacts(
+            game.id,
+            game.engine,
+            RUNNING if outcome is None else FINISHED,
+            ply,
+            state.to_move,
+            game.thread_message_id,
+            outcome.to_json() if outcome is not None else None,
+            title=game.title,
+        )
 
 
 @dataclass(frozen=True)
@@ -208,7 +249,19 @@ class SeatPicture:
 
     @property
     def your_turn(self) -> bool:
-        return self.game.status == RUNNING and self.game.to_move == self.seat.seat
+        """Whether the game waits on this seat (its bot may be the one to move: autopilot)."""
+        return turns.waiting_on(self.game) == self.seat.seat
+
+    @cached_property
+    def verdict(self) -> turns.Verdict:
+        """Whether the seat's player may move now (`turns.may_act`); pages and the API only:
+        a letter's seat is a SeatInfo."""
+        assert isinstance(self.seat, Seat)
+        return may_move(self.seat)
+
+    @property
+    def may_move(self) -> bool:
+        return bool(self.verdict)
 
     @property
     def opponents(self) -> list[str]:
@@ -252,11 +305,12 @@ class SeatPicture:
 
     @property
     def to_move_name(self) -> str | None:
-        to_move = self.game.to_move
+        to_move = turns.waiting_on(self.game)
         return self.names[to_move] if to_move is not None else None
 
     def legal_moves(self) -> list[str]:
-        if not self.your_turn or self.state is None:
+        """The moves the seat's player may make now: none unless `may_move`."""
+        if self.state is None or not self.may_move:
             return []
         return self.state.legal_moves()
 
@@ -265,23 +319,27 @@ class SeatPicture:
         start."""
         if self.state is None:
             return None
-        return seat_view(self.game.status, self.state, self.seat.seat)
+        return seat_view(self.game.status, self.state, self.seat.seat, self.may_move)
 
 
-# What a view says of the turn, as it reads once the game is over.
-_OVER: dict[str, Any] = {"legal_moves": [], "to_move": None}
-
-
-def seat_view(status: str, state: games.State, seat: int) -> dict[str, Any]:
-    """`state.view(seat)`, but once the game is over nobody is to move and no move is legal.
+def seat_view(status: str, state: games.State, seat: int, may_move: bool) -> dict[str, Any]:
+    """`state.view(seat)` with the turn as `turns.may_act` has it: its legal moves are the
+    seat's own, none unless it `may_move`; once the game is over nobody is to move.
 
     The service ends games whose engine state goes on (a resignation, a timeout, a draw agreed,
-    a cancellation): that state would still offer the moves of the player who was to move.
+    a cancellation): that state would still offer the moves of the player who was to move; and
+    an engine lists the mover's moves to every seat, the one on autopilot or out of time too.
     """
     view = state.view(seat)
-    if status == RUNNING:
-        return view
-    return {**view, **{key: blank for key, blank in _OVER.items() if key in view}}
+    blanks: dict[str, Any] = {} if may_move else {"legal_moves": []}
+    if status != RUNNING:
+        blanks["to_move"] = None
+    return {**view, **{key: blank for key, blank in blanks.items() if key in view}}
+
+
+def may_move(seat: Seat, now: datetime | None = None) -> turns.Verdict:
+    """Whether `seat`'s player may make a move now (`turns.may_act`)."""
+    return turns.may_act(seat.game, turns.Sitter.of(seat), now or utcnow())
 
 
 def picture(seat: Seat, recent: int = RECENT_MOVES) -> SeatPicture:

@@ -30,15 +30,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from email.utils import parseaddr
+from typing import Any
 
 from sqlalchemy import bindparam, func, select
 
 from pbem import dispatch, games, models
 from pbem.config import Settings
-from pbem.domain import bot_turns, bounces, endings, letters, moves
+from pbem.domain import bot_turns, bounces, endings, letters, moves, turn_ending, turns
 from pbem.domain.errors import ServiceError
 from pbem.domain.outbox import Letter, write_letters
-from pbem.domain.views import GameFacts, SeatInfo, seat_names, settle
+from pbem.domain.views import GAME_FACTS, GameFacts, SeatInfo, seat_names, settle
 from pbem.extensions import db
 from pbem.mailin import authentication, dsn, parse, tokens
 from pbem.models import Game, OutboxMessage, Submission, utcnow
@@ -109,7 +110,7 @@ def _handle(
     if found is None:
         return Outcome(DROPPED, "no genuine reply address (none, forged or withdrawn)")
     game_id, seat_index, ply = found
-    infos = moves.read_seats(db.session.connection(), [game_id])[0].get(game_id, [])
+    infos = turn_ending.read_seats(db.session.connection(), [game_id])[0].get(game_id, [])
     seat = next((info for info in infos if info.seat == seat_index), None)
     if seat is None:
         return Outcome(DROPPED, "the seat is gone", game_id, seat_index, ply)
@@ -125,9 +126,7 @@ def _handle(
     names = seat_names(_facts(game_id)[0], infos)
     if reply.intent == parse.UNREADABLE:
         refusal = f"pbem could not read a move in it: {reply.why}."
-        ids = _answer(
-            config, letters.reply(config, _facts(game_id)[0], seat, (), refusal, reply.read)
-        )
+        ids = _answer(config, _now(game_id).reply(config, seat, refused=refusal, sent=reply.read))
         return Outcome(REFUSED, f"unreadable: {reply.why}", game_id, seat_index, ply, ids)
     if reply.intent == parse.LEGAL:
         return _legal(config, seat, ply)
@@ -203,36 +202,42 @@ def _from_pbem(config: Settings, sender: str) -> bool:
     )
 
 
-_GAME = select(
-    Game.id,
-    Game.engine,
-    Game.status,
-    Game.ply,
-    Game.to_move,
-    Game.thread_message_id,
-    Game.outcome,
-    Game.state,
-    Game.title,
-).where(Game.id == bindparam("game_id"))
+_GAME = select(*GAME_FACTS, Game.state, Game.deadline, Game.paused_at).where(
+    Game.id == bindparam("game_id")
+)
+
+
+@dataclass(frozen=True)
+class _Now:
+    """The game as it is now: its facts, its engine state (None before it started; settled once
+    the service ended it, `settle`) and its row, for `turns.may_act`."""
+
+    facts: GameFacts
+    state: games.State | None
+    row: Any
+
+    def may_act(self, seat: SeatInfo) -> turns.Verdict:
+        gone = self.state is not None and seat.seat in self.state.dropped
+        sitter = turns.Sitter(seat.seat, not gone, seat.played_by is not None)
+        return turns.may_act(self.row, sitter, utcnow())
+
+    def reply(self, config: Settings, seat: SeatInfo, **answer: Any) -> Letter:
+        """The answer to `seat`'s reply: another reply to it plays only while the seat may."""
+        yours = bool(self.may_act(seat))
+        return letters.reply(config, self.facts, seat, yours=yours, state=self.state, **answer)
+
+
+def _now(game_id: str) -> _Now:
+    row = db.session.connection().execute(_GAME, {"game_id": game_id}).one()
+    if row.state is None:
+        return _Now(GameFacts.of(row), None, row)
+    state = settle(games.get(row.engine).from_json(row.state), row.outcome)
+    return _Now(GameFacts.of(row), state, row)
 
 
 def _facts(game_id: str) -> tuple[GameFacts, games.State | None]:
-    """The game as it is now, and its engine state (None before it started; settled once the
-    service ended it, `settle`)."""
-    row = db.session.connection().execute(_GAME, {"game_id": game_id}).one()
-    facts = GameFacts(
-        row.id,
-        row.engine,
-        row.status,
-        row.ply,
-        row.to_move,
-        row.thread_message_id,
-        row.outcome,
-        title=row.title,
-    )
-    if row.state is None:
-        return facts, None
-    return facts, settle(games.get(row.engine).from_json(row.state), row.outcome)
+    now = _now(game_id)
+    return now.facts, now.state
 
 
 _ANSWERS_SINCE = select(func.count(OutboxMessage.id)).where(
@@ -266,18 +271,16 @@ def _answer(config: Settings, letter: Letter) -> tuple[int, ...]:
 def _legal(config: Settings, seat: SeatInfo, ply: int) -> Outcome:
     """The legal moves where the game is now (asking changes nothing, so an older email of
     the seat's does as well), when it is the seat's turn."""
-    facts, state = _facts(seat.game_id)
-    try:
-        moves.check_turn(facts, seat.seat, facts.ply)
-    except ServiceError as exc:
-        ids = _answer(config, letters.reply(config, facts, seat, refused=exc.message))
-        return Outcome(REFUSED, exc.message, seat.game_id, seat.seat, ply, ids)
-    assert state is not None
-    legal = state.legal_moves()
+    now = _now(seat.game_id)
+    verdict = now.may_act(seat)
+    if verdict.refusal is not None:
+        refused = verdict.refusal.message
+        ids = _answer(config, now.reply(config, seat, refused=refused))
+        return Outcome(REFUSED, refused, seat.game_id, seat.seat, ply, ids)
+    assert now.state is not None
+    legal = now.state.legal_moves()
     shown = legal[:LEGAL_SHOWN]
-    letter = letters.reply(
-        config, facts, seat, legal=shown, more_legal=len(legal) - len(shown), state=state
-    )
+    letter = now.reply(config, seat, legal=shown, more_legal=len(legal) - len(shown))
     ids = _answer(config, letter)
     return Outcome(ANSWERED, f"{len(legal)} legal moves", seat.game_id, seat.seat, ply, ids)
 
@@ -288,7 +291,7 @@ def _resign(config: Settings, seat: SeatInfo, ply: int) -> Outcome:
     try:
         outbox_ids = endings.resign(config, seat)
     except ServiceError as exc:
-        ids = _answer(config, letters.reply(config, _facts(seat.game_id)[0], seat, (), exc.message))
+        ids = _answer(config, _now(seat.game_id).reply(config, seat, refused=exc.message))
         return Outcome(REFUSED, exc.message, seat.game_id, seat.seat, ply, ids)
     dispatch.send_emails_later(outbox_ids)
     dispatch.play_bots_later(bot_turns.with_bots([seat.game_id]))
@@ -354,8 +357,8 @@ def _play(
             refused, sent = error or "It was not played.", lines[index:]
             break
         played.append(sentence)
-    facts, now = _facts(seat.game_id)
-    letter = letters.reply(config, facts, seat, played, refused, sent, unplayed, state=now)
+    answer = {"played": played, "refused": refused, "sent": sent, "unplayed": unplayed}
+    letter = _now(seat.game_id).reply(config, seat, **answer)
     ids = _answer(config, letter)
     if not played:
         return Outcome(REFUSED, refused, seat.game_id, seat.seat, ply, ids)

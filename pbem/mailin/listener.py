@@ -18,6 +18,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from pbem import links
 from pbem.mailin import tokens
 from pbem.mailin.handle import Outcome, handle_message
 
@@ -79,7 +80,7 @@ def start_mail_in(app: Any, port: int, host: str = HOST) -> Controller:
         hostname=host,
         port=port,
         ready_timeout=30,
-        server_hostname=tokens.reply_domain(config),
+        server_hostname=links.reply_domain(config),
         data_size_limit=DATA_SIZE_LIMIT,
         enable_SMTPUTF8=True,
     )

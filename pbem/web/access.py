@@ -1,4 +1,5 @@
-"""Who the request is: the one place that turns a request into a seat, for pages and API alike.
+"""Who the request is: the one place that turns a request into a seat or a player, for pages and
+API alike (the checks themselves are `pbem.domain.access`'s).
 
 The token comes from the path (`/play/<token>`), an `Authorization: Bearer` header or `?token=`.
 The seat it names must belong to the game in the URL, and a submission to that seat. Every
@@ -69,5 +70,20 @@ def submission_for(seat: Seat, submission_id: int) -> Submission:
 
 
 def player_for(token: str) -> Player:
-    """The player a seat, invitation or sign-in link speaks for."""
+    """The player a player link (the dashboard's, `/me/<token>`) speaks for."""
     return access.player_for_token(settings(), token)
+
+
+def mail_player_for(token: str) -> Player:
+    """The player a mail settings link (`/mail/<token>`, List-Unsubscribe) names."""
+    return access.mail_player(settings(), token)
+
+
+def signin_player_for(token: str) -> Player:
+    """The player a sign-in link names (the link is used up only by its POST)."""
+    return access.signin_player(settings(), token)
+
+
+def blocking_player_for(token: str) -> Player:
+    """The player a "never email me" link (`/block/<token>`) names."""
+    return access.blocked_player(settings(), token)

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from pbem import dispatch, games, resources
-from pbem.domain import bot_turns, cancelling, endings, moves, views, when
+from pbem.domain import bot_turns, cancelling, endings, moves, turns, views, when
 from pbem.domain.errors import GameNotStarted, NoSuchPosition, ServiceError
 from pbem.extensions import settings
 from pbem.models import INVITING, RUNNING, Game, Seat
@@ -58,9 +58,9 @@ def game(game_id: str) -> Response:
         options=seat.game.options,
         status=pic.game.status,
         ply=pic.game.ply,
-        to_move=pic.game.to_move,
+        to_move=turns.waiting_on(pic.game),
         seat=seat.seat,
-        your_turn=pic.your_turn,
+        your_turn=pic.may_move,
         clock=timing.clock.to_json(),
         on_timeout=seat.game.timeout_policy,
         deadline=when.iso(timing.deadline),
@@ -143,7 +143,10 @@ def decline_cancel(game_id: str) -> Response:
 def legal(game_id: str) -> Response:
     pic = views.picture(seat_for(game_id), recent=0)
     return jsonify(
-        ply=pic.game.ply, to_move=pic.game.to_move, your_turn=pic.your_turn, moves=pic.legal_moves()
+        ply=pic.game.ply,
+        to_move=turns.waiting_on(pic.game),
+        your_turn=pic.may_move,
+        moves=pic.legal_moves(),
     )
 
 

@@ -18,10 +18,10 @@ from flask import Blueprint, g, render_template, request, url_for
 from markupsafe import Markup
 
 from pbem import games, resources
-from pbem.domain import views
+from pbem.domain import turns, views
 from pbem.domain.errors import GameNotStarted
 from pbem.games.base import seat_mark
-from pbem.models import RUNNING, Game, Seat
+from pbem.models import Game, Seat
 from pbem.web import board_scripts
 from pbem.web.access import seat_for
 
@@ -31,10 +31,8 @@ bp = Blueprint(
 
 
 def _your_turn(seat: Seat, state: games.State | None) -> bool:
-    """The seat's player is to move now (not while the bot plays it for them: autopilot)."""
-    game = seat.game
-    mine = game.to_move == seat.seat and seat.autopilot_since is None
-    return game.status == RUNNING and mine and state is not None
+    """The seat's player may move now (`turns.may_act`)."""
+    return state is not None and bool(views.may_move(seat))
 
 
 def page_data(
@@ -49,10 +47,12 @@ def page_data(
         "seat": seat.seat,
         "ply": game.ply,
         "status": game.status,
-        "to_move": game.to_move,
+        "to_move": turns.waiting_on(game),
         "your_turn": your_turn,
         "token": token,
-        "view": views.seat_view(game.status, state, seat.seat) if state is not None else None,
+        "view": (
+            views.seat_view(game.status, state, seat.seat, your_turn) if state is not None else None
+        ),
         "previews": {},
         "urls": {
             # The move API's paths are fixed by the service contract.
@@ -132,7 +132,7 @@ def pbem_summary(seat: Seat) -> dict[str, Any]:
                 "seat": index,
                 "name": name,
                 "you": index == seat.seat,
-                "to_move": game.status == RUNNING and game.to_move == index,
+                "to_move": turns.waiting_on(game) == index,
                 "colour": line.colour if line is not None else "",
                 "mark": seat_mark(line.colour) if line is not None else str(index + 1),
                 "score": scores[index] if index < len(scores) else 0,

@@ -33,7 +33,8 @@ from pbem.domain.names import MAX_LENGTH as NAME_LENGTH
 from pbem.extensions import settings
 from pbem.models import DIGEST, EVERY_TURN, NO_TURN_MAIL, Player, utcnow
 from pbem.web import ratelimits
-from pbem.web.access import player_for
+from pbem.web.access import blocking_player_for, player_for, signin_player_for
+from pbem.web.errors import refusal
 from pbem.web.limits import TooLong, shorten
 from pbem.web.play import Instant, instant
 from pbem.web.start import (
@@ -205,7 +206,7 @@ def time_zone(token: str) -> Response | tuple[Response | str, int]:
         name = dashboard.set_time_zone(player, zone)
     except ServiceError as exc:
         if wants_json:
-            return jsonify(error=exc.code, message=exc.message), exc.status
+            return refusal(exc.code, exc.message, exc.status, as_json=True)
         return _dashboard(player, token, zone_error=exc.message), exc.status
     if wants_json:
         return jsonify(time_zone=name, changed=True), 200
@@ -326,7 +327,7 @@ def signin() -> tuple[str, int]:
 @bp.get("/signin/<token>")
 def signin_link(token: str) -> str:
     """A sign-in link's page: mail scanners open every link, so only its POST uses it up."""
-    player = access.signin_player(settings(), token)
+    player = signin_player_for(token)
     return render_template("pages/signin_link.html", email=player.email)
 
 
@@ -338,7 +339,7 @@ def use_signin_link(token: str) -> Response:
 
 @bp.get("/block/<token>")
 def block_form(token: str) -> str:
-    player = access.blocked_player(settings(), token)
+    player = blocking_player_for(token)
     return render_template("pages/block.html", email=player.email, blocked=False)
 
 

@@ -1,13 +1,20 @@
 """Refusals, rendered in one place: JSON `{"error": code, "message": text}` under `/api/`, a page
 that says what happened and what to do everywhere else.
 
+`refusal` is the one answer to a refused request, whoever refuses it: the handlers below (domain
+refusals, bad links, werkzeug's), the outage handler (`pbem.web.outages`), the rate limits
+(`pbem.web.ratelimits`) and the views that refuse on their own (`pbem.web.game_actions`, the
+dashboard's time zone). `error_body` is the one shape of the JSON; `error_page` the one page.
+
 Under `/api/` a request without a token is 401 with `WWW-Authenticate: Bearer` and a wrong token
 403; werkzeug's own refusals keep their headers (`Allow` on a 405).
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, jsonify, render_template, request
+from collections.abc import Iterable, Mapping
+
+from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from pbem.domain.errors import ServiceError
@@ -37,20 +44,42 @@ TITLES = {
 MESSAGE_LENGTH = 1000
 # The API's answer to a request without credentials (RFC 6750): the scheme that would do.
 BEARER_CHALLENGE = 'Bearer realm="pbem"'
+BEARER_HEADERS = (("WWW-Authenticate", BEARER_CHALLENGE),)
+
+
+Headers = Mapping[str, str] | Iterable[tuple[str, str]]
+
+
+def error_body(code: str, message: str) -> dict[str, str]:
+    """The JSON of every refusal, as the API's clients read it (`pbem/static/openapi.json`)."""
+    return {"error": code, "message": _bounded(message)}
 
 
 def error_page(code: str, message: str, status: int, **context: object) -> tuple[str, int]:
+    """The page of a refusal: a title by its code, the message, and `context` (`back`: a link)."""
     title = TITLES.get(code, "This did not work")
     message = _bounded(message)
     html = render_template("pages/error.html", title=title, code=code, message=message, **context)
     return html, status
 
 
-def refusal(code: str, message: str, status: int) -> tuple[Response | str, int]:
-    """The answer to a refused request: JSON for the API, a page otherwise."""
-    if _api():
-        return jsonify(error=code, message=_bounded(message)), status
-    return error_page(code, message, status)
+def refusal(
+    code: str,
+    message: str,
+    status: int,
+    *,
+    as_json: bool | None = None,
+    headers: Headers = (),
+    **context: object,
+) -> Response:
+    """The answer to a refused request: JSON under `/api/` (or wherever `as_json` asks for it),
+    else the error page with `context`; `headers` added to either."""
+    if _api() if as_json is None else as_json:
+        response = make_response(jsonify(error_body(code, message)), status)
+    else:
+        response = make_response(error_page(code, message, status, **context))
+    response.headers.extend(headers)
+    return response
 
 
 def _api() -> bool:
@@ -82,30 +111,26 @@ def _not_allowed(exc: MethodNotAllowed) -> str:
     return f"This address does not take {request.method} requests{taken}. {where}"
 
 
-Refusal = tuple[Response | str, int, list[tuple[str, str]]]
-
-
 def register(app: Flask) -> None:
+    """Answer the domain's refusals, bad links and werkzeug's own refusals with `refusal`."""
+
     @app.errorhandler(LinkError)
     @app.errorhandler(ServiceError)
-    def refused(exc: LinkError | ServiceError) -> Refusal:
+    def refused(exc: LinkError | ServiceError) -> Response:
         # Pages have no authentication scheme to name: a missing link stays a 403 there.
         if isinstance(exc, NoToken) and _api():
-            body, status = refusal(exc.code, exc.message, 401)
-            return body, status, [("WWW-Authenticate", BEARER_CHALLENGE)]
-        return (*refusal(exc.code, exc.message, exc.status), [])
+            return refusal(exc.code, exc.message, 401, headers=BEARER_HEADERS)
+        return refusal(exc.code, exc.message, exc.status)
 
     @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException) -> Refusal:
-        status = exc.code or 500
+    def http_error(exc: HTTPException) -> Response:
         if isinstance(exc, RequestEntityTooLarge):
-            body, status = refusal("too_large", _too_large(exc), status)
+            code, message = "too_large", _too_large(exc)
         elif isinstance(exc, MethodNotAllowed):
-            body, status = refusal("method_not_allowed", _not_allowed(exc), status)
+            code, message = "method_not_allowed", _not_allowed(exc)
         else:
-            code = exc.name.lower().replace(" ", "_")
-            body, status = refusal(code, exc.description or exc.name, status)
+            code, message = exc.name.lower().replace(" ", "_"), exc.description or exc.name
         # The exception's own headers (Allow on a 405) belong to the answer; its Content-Type
         # does not: the body is ours.
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
-        return body, status, headers
+        return refusal(code, message, exc.code or 500, headers=headers)

@@ -26,7 +26,7 @@ from pbem.extensions import db, settings
 from pbem.models import FINISHED, RUNNING, Game, Seat
 from pbem.web import ratelimits
 from pbem.web.access import claims_for, seat_for
-from pbem.web.errors import error_page
+from pbem.web.errors import refusal
 from pbem.web.play import (
     STATE_WORDS,
     can_be_cancelled,
@@ -48,24 +48,50 @@ def _done(token: str, done: str) -> Response:
     return redirect(url_for("play.page", token=token, done=done), 303)
 
 
-def _act(token: str, action: Callable[[links.LinkClaims], list[int]]) -> Answer | None:
-    """Run `action` with the token's claims and send its emails; the refusal page when the
-    domain refuses, None when it was done."""
+def _refused(token: str, code: str, message: str, status: int) -> Response:
+    """The refusal page of an action, with the way back to the game."""
+    return refusal(code, message, status, back=_back(token))
+
+
+def _act(
+    token: str,
+    action: Callable[[links.LinkClaims], list[int]],
+    done: str | Callable[[Game | None], str],
+) -> Response:
+    """Run `action` with the token's claims, send its emails and answer 303 to the game page
+    saying `done` (or what `done` makes of the game as the action left it); the refusal page
+    when the domain refuses."""
     claims = claims_for(token=token)
     try:
         outbox_ids = action(claims)
     except ServiceError as exc:
-        return error_page(exc.code, exc.message, exc.status, back=_back(token))
+        return _refused(token, exc.code, exc.message, exc.status)
     dispatch.send_emails_later(outbox_ids)
     # A bot may answer a draw offer, or have the turn a player left.
     dispatch.play_bots_later(bot_turns.with_bots([claims.game_id]))
-    return None
+    if not isinstance(done, str):
+        # The domain committed behind the session's back: read the game afresh.
+        db.session.expire_all()
+        done = done(db.session.get(Game, claims.game_id))
+    return _done(token, done)
 
 
-def _game(game_id: str) -> Game | None:
-    """The game as the action left it (the domain committed behind the session's back)."""
-    db.session.expire_all()
-    return db.session.get(Game, game_id)
+# What the game page says after an action, by the game as the action left it.
+
+
+def _resigned(game: Game | None) -> str:
+    # In a game of three or four the others play on without the seat.
+    return "left" if game is not None and game.status == RUNNING else "resigned"
+
+
+def _draw_offered(game: Game | None) -> str:
+    # Offering while the opponent's offer stands accepts it.
+    return "draw_accepted" if game is not None and game.status == FINISHED else "draw_offered"
+
+
+def _cancel_agreed(game: Game | None) -> str:
+    # The last agreement (or the organiser, before the start) cancels the game.
+    return "cancel_agreed" if game is not None and game.status == RUNNING else "cancelled"
 
 
 def _against(seat: Seat) -> str:
@@ -74,12 +100,15 @@ def _against(seat: Seat) -> str:
     return ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else "".join(others)
 
 
-def _confirm_page(seat: Seat, token: str, **context: object) -> str:
+def _confirm_page(seat: Seat, token: str, action: str, **context: object) -> str:
+    """The page asking to confirm `action`, whose form posts to the view of that name."""
     return render_template(
         "pages/confirm_action.html",
         seat=seat,
         game=seat.game,
         back=_back(token),
+        action=action,
+        post_to=url_for(f"game_actions.{action}", token=token),
         **context,
     )
 
@@ -92,19 +121,19 @@ def resign_form(token: str) -> Answer | str:
     seat = seat_for(token=token)
     game = seat.game
     if game.status != RUNNING:
-        return error_page(
+        return _refused(
+            token,
             "game_over" if game.status != "inviting" else "game_not_started",
             "There is nothing to resign from: the game is not under way. "
             + ("It has not started yet." if game.status == "inviting" else "It is over."),
             409,
-            back=_back(token),
         )
     if seat.state in STATE_WORDS:
-        return error_page(
+        return _refused(
+            token,
             "refused",
             "You have left this game already; the others play on without you.",
             409,
-            back=_back(token),
         )
     called = game_named(game.title, views.engine(game).title, game.id)
     many = len(game.seats) > 2
@@ -120,18 +149,12 @@ def resign_form(token: str) -> Answer | str:
             else "You lose the game, and every player is told by email."
         ),
         button="Yes, resign",
-        post_to=url_for("game_actions.resign", token=token),
     )
 
 
 @bp.post("/play/<token>/resign")
 def resign(token: str) -> Answer:
-    refused = _act(token, lambda claims: endings.resign(settings(), claims))
-    if refused is not None:
-        return refused
-    game = _game(claims_for(token=token).game_id)
-    going_on = game is not None and game.status == RUNNING
-    return _done(token, "left" if going_on else "resigned")
+    return _act(token, lambda claims: endings.resign(settings(), claims), _resigned)
 
 
 # --- draws ---------------------------------------------------------------------------------------
@@ -139,25 +162,21 @@ def resign(token: str) -> Answer:
 
 @bp.post("/play/<token>/draw")
 def offer_draw(token: str) -> Answer:
-    refused = _act(token, lambda claims: endings.offer_draw(settings(), claims))
-    if refused is not None:
-        return refused
-    # Offering while the opponent's offer stands accepts it.
-    game = _game(claims_for(token=token).game_id)
-    agreed = game is not None and game.status == FINISHED
-    return _done(token, "draw_accepted" if agreed else "draw_offered")
+    return _act(token, lambda claims: endings.offer_draw(settings(), claims), _draw_offered)
 
 
 @bp.post("/play/<token>/draw/accept")
 def accept_draw(token: str) -> Answer:
-    refused = _act(token, lambda claims: endings.answer_draw(settings(), claims, accept=True))
-    return refused if refused is not None else _done(token, "draw_accepted")
+    return _act(
+        token, lambda claims: endings.answer_draw(settings(), claims, accept=True), "draw_accepted"
+    )
 
 
 @bp.post("/play/<token>/draw/decline")
 def decline_draw(token: str) -> Answer:
-    refused = _act(token, lambda claims: endings.answer_draw(settings(), claims, accept=False))
-    return refused if refused is not None else _done(token, "draw_declined")
+    return _act(
+        token, lambda claims: endings.answer_draw(settings(), claims, accept=False), "draw_declined"
+    )
 
 
 # --- cancelling ----------------------------------------------------------------------------------
@@ -169,17 +188,17 @@ def cancel_form(token: str) -> Answer | str:
     game = seat.game
     started = game.status == RUNNING
     if not started and not is_organiser(game, seat):
-        return error_page(
+        return _refused(
+            token,
             "refused",
             "Only the player who started the game can cancel it before it starts.",
             409,
-            back=_back(token),
         )
     if not can_be_cancelled(game):
         message = (
             cancelling.MOVED if started else "The game is over already; there is nothing to cancel."
         )
-        return error_page("refused", message, 409, back=_back(token))
+        return _refused(token, "refused", message, 409)
     called = game_named(game.title, views.engine(game).title, game.id)
     if not started:
         consequence = (
@@ -208,25 +227,18 @@ def cancel_form(token: str) -> Answer | str:
         question=f"Cancel {called} with {_against(seat)}?",
         consequence=consequence,
         button=button,
-        post_to=url_for("game_actions.cancel", token=token),
     )
 
 
 @bp.post("/play/<token>/cancel")
 def cancel(token: str) -> Answer:
     """Before the start, the organiser cancels; after, the seat agrees (or proposes)."""
-    refused = _act(token, lambda claims: cancelling.agree(settings(), claims))
-    if refused is not None:
-        return refused
-    game = _game(claims_for(token=token).game_id)
-    over = game is None or game.status != RUNNING
-    return _done(token, "cancelled" if over else "cancel_agreed")
+    return _act(token, lambda claims: cancelling.agree(settings(), claims), _cancel_agreed)
 
 
 @bp.post("/play/<token>/cancel/decline")
 def decline_cancel(token: str) -> Answer:
-    refused = _act(token, lambda claims: cancelling.decline(settings(), claims))
-    return refused if refused is not None else _done(token, "cancel_declined")
+    return _act(token, lambda claims: cancelling.decline(settings(), claims), "cancel_declined")
 
 
 # --- autopilot -----------------------------------------------------------------------------------
@@ -237,17 +249,18 @@ def autopilot(token: str) -> Answer:
     """Hand the seat to pbem's search bot (`autopilot=on`) or take it back (`off`)."""
     choice = request.form.get("autopilot", "")
     if choice not in ("on", "off"):
-        return error_page(
+        return _refused(
+            token,
             "bad_request",
             "The form did not say whether to hand the seat over or take it back. Reload the "
             "game page and use its button.",
             400,
-            back=_back(token),
         )
     on = choice == "on"
-    refused = _act(token, lambda claims: autopilot_domain.hand_over(settings(), claims, on))
-    return (
-        refused if refused is not None else _done(token, "autopilot_on" if on else "autopilot_off")
+    return _act(
+        token,
+        lambda claims: autopilot_domain.hand_over(settings(), claims, on),
+        f"autopilot_{choice}",
     )
 
 
@@ -261,20 +274,17 @@ def reinvite(token: str) -> Answer:
     try:
         index = int(request.form.get("seat", ""))
     except ValueError:
-        return error_page(
+        return _refused(
+            token,
             "bad_request",
             "The form did not say which seat to invite someone to. Reload the game page and "
             "use the form beside the seat.",
             400,
-            back=_back(token),
         )
     if not is_organiser(seat.game, seat):
         # Refused before counting: only the organiser's invitations use up the address's.
-        return error_page(
-            "refused",
-            "Only the player who started the game can invite someone else.",
-            409,
-            back=_back(token),
+        return _refused(
+            token, "refused", "Only the player who started the game can invite someone else.", 409
         )
     if not email:
         page = game_page(

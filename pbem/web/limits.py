@@ -75,18 +75,16 @@ _ADDRESS_SEPARATORS = re.compile(r"[\s,;]+")
 _JSON_STRUCTURE = re.compile(r'"(?:[^"\\]++|\\.)*+"?|[\[{]|[\]}]', re.DOTALL)
 
 
-class TooLong(ServiceError):
-    code = "too_long"
-    status = 422
+class TooLong(ServiceError, code="too_long", status=422):
+    """A field, a body or a JSON value longer than its bound."""
 
 
-class BadCharacters(ServiceError):
-    code = "bad_characters"
-    status = 400
+class BadCharacters(ServiceError, code="bad_characters"):
+    """Control characters where none may be."""
 
 
 class BadBody(ServiceError):
-    code = "bad_request"
+    """A body pbem cannot read: not UTF-8, not JSON, too deep, or a field name it never uses."""
 
 
 def shorten(text: str, limit: int = QUOTED) -> str:

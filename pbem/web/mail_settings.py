@@ -2,7 +2,7 @@
 one-click unsubscribe.
 
 The link is in every turn and digest email, and in their `List-Unsubscribe` header. Like the
-"never email me again" link it never expires (`pbem.domain.preferences.mail_player`), and the
+"never email me again" link it never expires (`pbem.domain.access.mail_player`), and the
 token in the path is the only credential: no cookie, no session, hence no cross-site request to
 forge without it. GET shows the setting and changes nothing (mail scanners open links). A POST
 with `preference` sets it; a POST whose body is `List-Unsubscribe=One-Click`, as a mail provider
@@ -18,6 +18,7 @@ from pbem.domain import preferences
 from pbem.domain.errors import ServiceError
 from pbem.extensions import settings
 from pbem.models import Player
+from pbem.web.access import mail_player_for
 
 bp = Blueprint("mail_settings", __name__)
 
@@ -36,15 +37,14 @@ def _private(response: Response) -> Response:
 
 @bp.get("/mail/<token>")
 def show(token: str) -> str:
-    return _page(preferences.mail_player(settings(), token))
+    return _page(mail_player_for(token))
 
 
 @bp.post("/mail/<token>")
 def change(token: str) -> str | tuple[str, int]:
-    config = settings()
+    player = mail_player_for(token)
     if request.form.get(ONE_CLICK_FIELD, "").strip().lower() == ONE_CLICK_VALUE.lower():
-        return _page(preferences.unsubscribe(config, token), done="unsubscribed")
-    player = preferences.mail_player(config, token)
+        return _page(preferences.unsubscribe(player), done="unsubscribed")
     if "preference" not in request.form:
         return _page(player, error="Choose which turn emails you want, then save."), 400
     try:

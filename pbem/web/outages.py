@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, has_request_context, jsonify, request, url_for
+from flask import Flask, has_request_context, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, ExceptionContext
@@ -41,7 +41,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
 from pbem.extensions import db
 from pbem.pool import lost_connection
-from pbem.web.errors import error_page
+from pbem.web.errors import refusal
 
 log = logging.getLogger(__name__)
 
@@ -184,16 +184,11 @@ def _unavailable(exc: DBAPIError) -> ResponseReturnValue:
     )
     with contextlib.suppress(SQLAlchemyError):
         db.session.rollback()
-    message = _message(recorded)
-    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
-    if request.path.startswith("/api/"):
-        body: Response | str = jsonify(error=CODE, message=message)
-        return body, 503, headers
     back: str | None = None
     if request.endpoint == "play.submit" and request.view_args:
         back = url_for("play.page", token=request.view_args["token"])
-    html, status = error_page(CODE, message, 503, back=back)
-    return html, status, headers
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    return refusal(CODE, _message(recorded), 503, headers=headers, back=back)
 
 
 def _message(recorded: bool) -> str:

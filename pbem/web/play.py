@@ -19,14 +19,14 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from pbem import bots, dispatch
-from pbem.domain import cancelling, clock_task, endings, moves, views, when
+from pbem.domain import cancelling, clock_task, endings, moves, turns, views, when
 from pbem.domain.errors import GameOver, MoveRefused, NotYourTurn, StalePly
 from pbem.extensions import settings
 from pbem.games.base import seat_mark
 from pbem.models import ACTIVE, DROPPED, INVITING, RESIGNED, RUNNING, Game, Seat, utcnow
 from pbem.web import boardkit
 from pbem.web.access import claims_for, seat_for, submission_for
-from pbem.web.errors import error_page
+from pbem.web.errors import refusal
 from pbem.web.limits import shorten
 
 bp = Blueprint("play", __name__)
@@ -44,7 +44,7 @@ def submit(token: str) -> Response | tuple[str, int]:
     try:
         ply = int(request.form["ply"])
     except (KeyError, ValueError):
-        return error_page(
+        return refusal(
             "bad_request",
             "The form did not say which move of the game it was for. Reload the game page and "
             "send the move from there.",
@@ -57,7 +57,7 @@ def submit(token: str) -> Response | tuple[str, int]:
         page = game_page(seat_for(token=token), token, error=exc.message, typed=shorten(move))
         return page, exc.status
     except (StalePly, NotYourTurn, GameOver) as exc:
-        return error_page(exc.code, exc.message, exc.status, back=url_for("play.page", token=token))
+        return refusal(exc.code, exc.message, exc.status, back=url_for("play.page", token=token))
     dispatch.apply_move_later(submission_id)
     return redirect(url_for("play.submission", submission_id=submission_id, token=token), 303)
 
@@ -129,9 +129,9 @@ def game_page(
     clock = clock_view(game, pic.names, zone)
     me = clock.seats[seat.seat] if seat.seat < len(clock.seats) else None
     active = me is None or me.state == ACTIVE
-    piloted = seat.autopilot_since is not None
-    legal = pic.legal_moves() if active and not piloted else []
-    mover = game.seats[game.to_move] if game.to_move is not None else None
+    legal = pic.legal_moves()
+    to_move = turns.waiting_on(game)
+    mover = game.seats[to_move] if to_move is not None else None
     offer = cancel_offer_for(game, pic.names)
     done = request.args.get("done", "")
     return render_template(

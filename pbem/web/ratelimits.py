@@ -103,9 +103,8 @@ def _redis_options() -> dict[str, float | str | bool]:
     }
 
 
-def _too_many(exc: RateLimited) -> tuple[Response | str, int, dict[str, str]]:
-    body, status = refusal(exc.code, exc.message, exc.status)
-    return body, status, {"Retry-After": str(exc.retry_after)}
+def _too_many(exc: RateLimited) -> Response:
+    return refusal(exc.code, exc.message, exc.status, headers={"Retry-After": str(exc.retry_after)})
 
 
 # --- the checks the views call -------------------------------------------------------------------

@@ -13,7 +13,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from pbem import dispatch
-from pbem.domain import autopilot, bot_turns, endings, moves, starting, views
+from pbem.domain import autopilot, bot_turns, endings, moves, setup_checks, starting, views
 from pbem.domain import sweep as sweeping
 from pbem.domain.clocks import parse_clock
 from pbem.domain.errors import NotYourTurn, SetupError
@@ -368,8 +368,8 @@ def test_two_players_out_of_time_lose_whatever_the_policy(app: Flask) -> None:
 
 
 def test_a_timeout_policy_is_drop_or_autopilot(app: Flask) -> None:
-    assert starting.check_timeout_policy(None, 3) == "drop"
-    assert starting.check_timeout_policy(" Autopilot ", 3) == "autopilot"
+    assert setup_checks.check_timeout_policy(None, 3) == "drop"
+    assert setup_checks.check_timeout_policy(" Autopilot ", 3) == "autopilot"
     with pytest.raises(SetupError, match="choose drop or autopilot"):
         _create([ALICE, BOB, "carol@example.org"], policy="pause")
 

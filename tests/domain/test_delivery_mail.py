@@ -15,7 +15,8 @@ from sqlalchemy import event, select, update
 from pbem import dispatch, mail
 from pbem.domain import delivery, starting
 from pbem.extensions import db, settings
-from pbem.mailin.tokens import bounce_address, read_bounce_address
+from pbem.links import bounce_address
+from pbem.mailin.tokens import read_bounce_address
 from pbem.models import FAILED, PENDING, SENT, OutboxMessage, Player
 from tests.conftest import make_app
 from tests.domain.flow import mails, play, seat_to_move, start
@@ -32,14 +33,14 @@ def sink() -> Iterator[SmtpSink]:
 
 @pytest.fixture
 def smtp_app(tmp_path: Path, countdown_engine: None, sink: SmtpSink) -> Iterator[Flask]:
-    mail._close_kept()
+    mail.close_kept_session()
     app = make_app(tmp_path, SMTP_URL=sink.url)
     with app.app_context():
         db.create_all()
         yield app
         db.session.remove()
         db.engine.dispose()
-    mail._close_kept()
+    mail.close_kept_session()
 
 
 def _row(outbox_id: int) -> OutboxMessage:

@@ -14,7 +14,7 @@ from sqlalchemy import select, text
 from sqlalchemy.dialects import postgresql
 
 from pbem import links
-from pbem.domain import digest, preferences, starting, views, when
+from pbem.domain import digest, letters, preferences, starting, views, when
 from pbem.domain.clocks import parse_clock
 from pbem.extensions import db, settings
 from pbem.models import DIGEST, EVERY_TURN, NO_TURN_MAIL, Game, Player, utcnow
@@ -198,8 +198,8 @@ def test_the_last_digest_time_in_a_zone() -> None:
 def test_a_digest_lists_a_bounded_number_of_games(app: Flask) -> None:
     _prefer(BOB, DIGEST)
     game = _to_move(_game([ALICE, BOB]), BOB)
-    letter = digest.digest_letter(settings(), _player(BOB), [game] * (digest.MAX_GAMES + 5), 7)
-    assert len(letter.context["games"]) == digest.MAX_GAMES and letter.context["more"] == 5
+    letter = letters.digest(settings(), _player(BOB), [game] * (letters.DIGEST_MAX_GAMES + 5), 7)
+    assert len(letter.context["games"]) == letters.DIGEST_MAX_GAMES and letter.context["more"] == 5
     assert letter.list_unsubscribe == links.mail_settings_url(settings(), _player(BOB).id)
 
 

@@ -11,7 +11,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from pbem import resources
-from pbem.domain import bounces, dashboard, digest, letters, outbox, rotation, starting, views
+from pbem.domain import dashboard, letters, outbox, rotation, starting, views
 from pbem.domain.outbox import Letter, write_letters
 from pbem.domain.views import GameFacts, SeatInfo
 from pbem.extensions import db, settings
@@ -158,9 +158,9 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
             letters.cancelled(config, facts, seat, who, by_organiser=False, agreed=True),
         ],
         "expired": [letters.expired(config, facts, seat, [who[1]], deadline)],
-        "digest": [digest.digest_letter(config, game.seats[0].player, [game], hour=7)],
+        "digest": [letters.digest(config, game.seats[0].player, [game], hour=7)],
         "bounced": [
-            bounces.bounced_letter(
+            letters.bounced(
                 config, game.seats[0].player, game.seats[1].player, "550 5.1.1 no user", [game]
             )
         ],

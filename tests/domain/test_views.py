@@ -100,9 +100,11 @@ def test_a_view_of_a_game_that_is_over_offers_no_move() -> None:
     draw agreed): their state still lists the moves of the player who was to move."""
     state = games.get("gorami").new(2, {"board": "16"}, seed=1)
     assert state.legal_moves()
-    assert views.seat_view("running", state, 0) == state.view(0)
+    assert views.seat_view("running", state, 0, may_move=True) == state.view(0)
+    # The engine lists the mover's moves to every seat: a seat that may not move has none.
+    assert views.seat_view("running", state, 1, may_move=False)["legal_moves"] == []
     for status in ("finished", "cancelled"):
-        over = views.seat_view(status, state, 1)
+        over = views.seat_view(status, state, 1, may_move=False)
         assert over["legal_moves"] == [] and over["to_move"] is None
         assert {k: v for k, v in over.items() if k not in ("legal_moves", "to_move")} == {
             k: v for k, v in state.view(1).items() if k not in ("legal_moves", "to_move")

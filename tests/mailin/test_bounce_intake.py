@@ -11,9 +11,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
+from pbem import links
 from pbem.domain import access, dashboard
 from pbem.extensions import db, settings
-from pbem.mailin import handle, tokens
+from pbem.mailin import handle
 from pbem.mailin.handle import handle_message
 from pbem.models import SENT, Game, OutboxMessage, Player
 from tests.domain.flow import EMAILS, mails, play, start
@@ -26,7 +27,7 @@ ALICE, BOB = EMAILS  # Alice started the game
 def _returned(to: str = BOB) -> dsns.Returned:
     """The last email `to` got, as the server that refused it reports it."""
     row = mails(to=to)[-1]
-    return dsns.Returned(tokens.bounce_address(settings(), row.id), to, row.subject, row.message_id)
+    return dsns.Returned(links.bounce_address(settings(), row.id), to, row.subject, row.message_id)
 
 
 def _player(email: str) -> Player:

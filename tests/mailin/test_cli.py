@@ -18,11 +18,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from pbem import cli
+from pbem import cli, links
 from pbem.app import create_app
 from pbem.domain import views
 from pbem.extensions import db
-from pbem.mailin import tokens
 from pbem.mailin.listener import start_mail_in
 from pbem.models import Game, Player
 from tests.domain.flow import mails, start
@@ -132,7 +131,7 @@ def test_mail_in_takes_a_delivery_report_at_a_bounce_address(
 ) -> None:
     start()
     row = mails(to="bob@example.org")[-1]
-    bounce = tokens.bounce_address(game_app.config["PBEM"], row.id)
+    bounce = links.bounce_address(game_app.config["PBEM"], row.id)
     db.session.commit()
     report = dsns.postfix(dsns.Returned(bounce, "bob@example.org"))
     code, out = _mail_in(monkeypatch, capsys, report, bounce)
@@ -219,7 +218,7 @@ def test_listener_takes_a_reply_over_smtp(app: Flask) -> None:
 def test_listener_takes_a_delivery_report_at_a_bounce_address(app: Flask) -> None:
     start()
     row = mails(to="bob@example.org")[-1]
-    bounce = tokens.bounce_address(app.config["PBEM"], row.id)
+    bounce = links.bounce_address(app.config["PBEM"], row.id)
     db.session.commit()
     port = free_port()
     listener = start_mail_in(app, port)

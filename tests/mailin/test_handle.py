@@ -10,9 +10,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
+from pbem import links
 from pbem.domain import rotation, views
 from pbem.extensions import db, settings
-from pbem.mailin import handle, tokens
+from pbem.mailin import handle
 from pbem.mailin.handle import handle_message
 from pbem.models import FINISHED, Game, OutboxMessage, Submission
 from tests.domain.flow import mails, play, start
@@ -97,7 +98,7 @@ def test_a_stale_reply_is_refused_with_the_reason(app: Flask) -> None:
     assert "This move was for move 1; the game is at move 3." in answer.text
     assert "  3\n" in answer.text  # what was read
     assert "It is your turn (move 3)" in answer.text
-    assert answer.reply_to == tokens.reply_address(settings(), _game(game.id).seats[0], 2)
+    assert answer.reply_to == links.reply_address(settings(), _game(game.id).seats[0], 2)
     assert _game(game.id).ply == 2
 
 

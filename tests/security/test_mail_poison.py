@@ -39,9 +39,9 @@ JURGEN = "jürgen@example.org"
 
 @pytest.fixture(autouse=True)
 def _no_kept_session() -> Iterator[None]:
-    mail._close_kept()
+    mail.close_kept_session()
     yield
-    mail._close_kept()
+    mail.close_kept_session()
 
 
 @contextmanager
@@ -198,7 +198,7 @@ def test_a_row_that_cannot_be_built_is_recorded_and_the_others_go(
             raise ValueError("no encoding can hold this")
         return real(row, mail_from)
 
-    monkeypatch.setattr(mail, "envelope", envelope)
+    monkeypatch.setattr(mail.building, "envelope", envelope)
     dispatch.send_emails_later(ids)
     _assert_failed_once("bob@example.org", "no encoding can hold this")
     assert {m.to for m in sink.messages} == {ORGANISER, "carol@example.org"}
@@ -216,7 +216,7 @@ def test_an_unexpected_error_is_retried_with_backoff_not_at_once(
             raise RuntimeError("a bug")
         return real(row, mail_from)
 
-    monkeypatch.setattr(mail, "envelope", envelope)
+    monkeypatch.setattr(mail.building, "envelope", envelope)
     outcome = delivery.send_outboxes(settings(), ids)
     statuses = {_row_by_id(i).to: d.status for i, d in outcome.items()}
     assert statuses == {ORGANISER: "sent", "bob@example.org": "retry", "carol@example.org": "sent"}

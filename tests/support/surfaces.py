@@ -23,11 +23,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem import games, links, pictures
-from pbem.domain import digest, letters, moves, outbox, starting, views
+from pbem.domain import letters, moves, outbox, starting, views
 from pbem.domain.clocks import parse_clock
 from pbem.extensions import db, settings
+from pbem.links import reply_address
 from pbem.mailin.handle import handle_message
-from pbem.mailin.tokens import reply_address
 from pbem.models import Game, OutboxMessage
 
 # A Wednesday noon, far from a weekend: every answer is gathered at this instant.
@@ -180,7 +180,7 @@ def _mail(game_id: str, seat: Any) -> dict[str, bytes]:
     written = {
         "mail.turn": letters.turn(config, facts, info, state, who, recent, deadline=deadline),
         "mail.reminder": letters.reminder(config, facts, info, who, deadline, 24.0),
-        "mail.digest": digest.digest_letter(config, seat.player, [game], 7),
+        "mail.digest": letters.digest(config, seat.player, [game], 7),
     }
     found = {}
     for name, letter in written.items():
