@@ -47,6 +47,17 @@ SUITE_NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 REAL_CLOCK_MARKERS = ("integration", "browser")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """Under `-n N` (xdist's `--dist load`), the tests of the real stack go to one worker
+    (tests/support/scheduling.py); any other `--dist` is left as asked."""
+    if config.getvalue("dist") != "load":
+        return None
+    from tests.support.scheduling import StackScheduling
+
+    return StackScheduling(config, log)
+
+
 @pytest.fixture(autouse=True)
 def fixed_clock(request: pytest.FixtureRequest) -> Iterator[None]:
     """One travel around the whole test, from its first fixture to its last assertion."""

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem import bots, games
@@ -41,12 +41,34 @@ def _seen(state: games.State, name: str) -> Observation:
     return Observation.of(state, state.to_move, games.get(name).perfect_information)
 
 
+# Random positions a bot is asked about, per bot and game: a few in the default tier, many more
+# in the audit tier (the search is the slow part: Marram's about 0.2 CPU-s a position).
+DEFAULT_POSITIONS = 25
+AUDIT_POSITIONS = 200
+
+
 @pytest.mark.parametrize("kind", bots.kinds())
 @pytest.mark.parametrize("name", games.names())
+@settings(max_examples=DEFAULT_POSITIONS)
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 120))
 def test_bots_make_only_legal_moves_in_random_positions(
     kind: str, name: str, seed: int, plies: int
 ) -> None:
+    _only_legal_moves(kind, name, seed, plies)
+
+
+@pytest.mark.audit
+@pytest.mark.parametrize("kind", bots.kinds())
+@pytest.mark.parametrize("name", games.names())
+@settings(max_examples=AUDIT_POSITIONS)
+@given(seed=st.integers(0, 10_000), plies=st.integers(0, 120))
+def test_bots_make_only_legal_moves_in_many_random_positions(
+    kind: str, name: str, seed: int, plies: int
+) -> None:
+    _only_legal_moves(kind, name, seed, plies)
+
+
+def _only_legal_moves(kind: str, name: str, seed: int, plies: int) -> None:
     state = _position(name, seed, plies)
     if state.outcome is not None:
         return

@@ -1,5 +1,10 @@
 """Browser tests: the app served on a loopback port (embedded default: SQLite in a temporary
-folder, tasks in-process, mail saved as files) and Debian's chromium driven by Playwright."""
+folder, tasks in-process, mail saved as files) and Debian's chromium driven by Playwright.
+
+The browser smoke (BROWSER_SMOKE: every kind of page loaded, a move chosen, confirmed and
+replayed, with no script error and no policy violation) is in the default tier; every other
+browser test (the layouts, accessibility audits, whole games through the pages) is in the audit
+tier (`pytest -m audit`, run by scripts/test.sh after the default tier)."""
 
 from __future__ import annotations
 
@@ -33,10 +38,16 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
 
+BROWSER_SMOKE = ("tests/browser/test_csp_pages.py",)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+        path = str(item.fspath).replace(os.sep, "/")
+        if "tests/browser/" in path:
             item.add_marker(pytest.mark.browser)
+            if not path.endswith(BROWSER_SMOKE):
+                item.add_marker(pytest.mark.audit)
 
 
 def _chromium() -> str:

@@ -1,8 +1,9 @@
 """One conformance suite over every registered engine and every option value.
 
 An engine joins by registering in `pbem.games`; nothing here names a game. Each (engine, option
-value) pair plays PBEM_CONFORMANCE_GAMES seeded random games (500 by default) to the end; the other
-options and the player count cycle with the seed, so every combination is played.
+value) pair plays seeded random games to the end (tests/support/conformance.py): DEFAULT_GAMES in
+the default tier, up to AUDIT_GAMES in the audit tier; the other options and the player count
+cycle with the seed, so every combination is played.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import html
 import json
 import math
-import os
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -29,94 +29,28 @@ from pbem.games import (
     Summary,
     fill_names,
 )
+from tests.support import conformance
 
-GAMES_PER_CASE = int(os.environ.get("PBEM_CONFORMANCE_GAMES", "500"))
+# Seeded random games per case (an engine and one value of one option), played to the end
+# twice: the default tier plays the first DEFAULT_GAMES of each case, the audit tier the rest
+# up to AUDIT_GAMES, in chunks of CHUNK games a test. bench/conformance.py plays any number
+# (its last full run is in bench/RESULTS.md).
+DEFAULT_GAMES = 25
+AUDIT_GAMES = 500
 CHUNK = 25
-MAX_PLIES = 20_000
-
-
-def _cases() -> Iterator[tuple[str, str | None, Any]]:
-    for name in games.names():
-        game = games.get(name)
-        if not game.options:
-            yield name, None, None
-        for option, values in game.options.items():
-            for value in values:
-                yield name, option, value
-
-
-def _setup(name: str, option: str | None, value: Any, seed: int) -> tuple[int, dict[str, Any]]:
-    """Players and options for one game: the fixed option, the rest cycling with the seed."""
-    game = games.get(name)
-    counts = list(range(game.min_players, game.max_players + 1))
-    options: dict[str, Any] = {}
-    cycle = seed
-    for other, values in game.options.items():
-        if other == option:
-            options[other] = value
-        else:
-            options[other] = list(values)[cycle % len(values)]
-            cycle //= len(values)
-    return counts[cycle % len(counts)], options
-
 
 CASES = [
-    pytest.param(name, option, value, start, id=f"{name}-{option}={value}-{start}")
-    for name, option, value in _cases()
-    for start in range(0, GAMES_PER_CASE, CHUNK)
+    pytest.param(
+        name,
+        option,
+        value,
+        start,
+        id=f"{name}-{option}={value}-{start}",
+        marks=[pytest.mark.audit] if start >= DEFAULT_GAMES else [],
+    )
+    for name, option, value in conformance.cases()
+    for start in range(0, AUDIT_GAMES, CHUNK)
 ]
-
-
-def _roundtrip(name: str, state: games.State) -> None:
-    data = state.to_json()
-    text = json.dumps(data)
-    again = games.get(name).from_json(json.loads(text))
-    assert again.to_json() == data
-    assert again.legal_moves() == state.legal_moves()
-    assert again.to_move == state.to_move
-    assert again.history == state.history
-
-
-def _check_state(state: games.State) -> list[str]:
-    moves = state.legal_moves()
-    if state.outcome is None:
-        assert state.to_move is not None
-        assert 0 <= state.to_move < state.players
-        assert moves, "a running game must offer a move"
-        assert moves == sorted(moves)
-        assert len(set(moves)) == len(moves)
-    else:
-        assert state.to_move is None
-        assert moves == []
-        assert isinstance(state.outcome, Outcome)
-        assert all(0 <= w < state.players for w in state.outcome.winners)
-        assert len(state.outcome.scores) == state.players
-        assert state.outcome.reason
-    scores = state.scores()
-    assert len(scores) == state.players
-    assert all(isinstance(s, int) for s in scores)
-    return moves
-
-
-def _play_out(name: str, players: int, options: dict[str, Any], seed: int) -> games.State:
-    game = games.get(name)
-    rng = random.Random(seed)
-    state = game.new(players=players, options=options, seed=seed)
-    plies = 0
-    while state.outcome is None:
-        moves = _check_state(state)
-        _roundtrip(name, state)
-        move = rng.choice(moves)
-        before = state.to_json()
-        nxt = state.play(move)
-        assert state.to_json() == before, "play must not change the old state"
-        assert nxt.history == [*state.history, move]
-        state = nxt
-        plies += 1
-        assert plies < MAX_PLIES, "game does not end"
-    _check_state(state)
-    _roundtrip(name, state)
-    return state
 
 
 @pytest.mark.slow
@@ -124,18 +58,15 @@ def _play_out(name: str, players: int, options: dict[str, Any], seed: int) -> ga
 def test_random_games_play_to_the_end(
     name: str, option: str | None, value: Any, start: int
 ) -> None:
-    for seed in range(start, min(start + CHUNK, GAMES_PER_CASE)):
-        players, options = _setup(name, option, value, seed)
-        final = _play_out(name, players, options, seed)
-        again = _play_out(name, players, options, seed)
-        assert again.to_json() == final.to_json(), "same seed and moves must give the same game"
+    for seed in range(start, start + CHUNK):
+        conformance.play_case_game(name, option, value, seed)
 
 
 def _midgame_states(name: str, seeds: range) -> Iterator[games.State]:
     """A few positions from several random games, with at least one move played."""
     game = games.get(name)
     for seed in seeds:
-        players, options = _setup(name, None, None, seed)
+        players, options = conformance.setup(name, None, None, seed)
         rng = random.Random(seed)
         state = game.new(players=players, options=options, seed=seed)
         for _ in range(rng.randint(1, 30)):
@@ -228,7 +159,7 @@ def test_moves_of_other_positions_are_illegal(name: str) -> None:
 @pytest.mark.parametrize("name", games.names())
 def test_finished_games_refuse_moves(name: str) -> None:
     game = games.get(name)
-    state = _play_out(name, game.min_players, {}, seed=3)
+    state = conformance.play_out(name, game.min_players, {}, seed=3)
     assert state.outcome is not None
     with pytest.raises(IllegalMove, match="over"):
         state.play(state.history[-1])
@@ -320,7 +251,7 @@ def test_play_described_gives_the_state_of_play_and_the_sentence_of_describe(nam
 @pytest.mark.parametrize("name", games.names())
 def test_whole_games_played_by_play_described_end_as_by_play(name: str) -> None:
     game = games.get(name)
-    players, options = _setup(name, None, None, 1)
+    players, options = conformance.setup(name, None, None, 1)
     rng = random.Random(1)
     by_play = game.new(players=players, options=options, seed=1)
     described = game.new(players=players, options=options, seed=1)
@@ -329,7 +260,7 @@ def test_whole_games_played_by_play_described_end_as_by_play(name: str) -> None:
         by_play = by_play.play(move)
         described, sentence = described.play_described(move)
         _check_sentence(sentence, players)
-        assert len(by_play.history) < MAX_PLIES
+        assert len(by_play.history) < conformance.MAX_PLIES
     assert described.to_json() == by_play.to_json()
     assert described.describe_outcome() == by_play.describe_outcome()
 
@@ -337,7 +268,7 @@ def test_whole_games_played_by_play_described_end_as_by_play(name: str) -> None:
 @pytest.mark.parametrize("name", games.names())
 def test_describe_refuses_what_play_refuses(name: str) -> None:
     game = games.get(name)
-    finished = _play_out(name, game.min_players, {}, seed=3)
+    finished = conformance.play_out(name, game.min_players, {}, seed=3)
     states = [*_midgame_states(name, range(6)), finished]
     refused = 0
     for state in states:
@@ -364,7 +295,7 @@ def test_describe_outcome_and_mid_turn_through_whole_games(name: str) -> None:
     the same way."""
     game = games.get(name)
     for seed in range(2):
-        players, options = _setup(name, None, None, seed)
+        players, options = conformance.setup(name, None, None, seed)
         rng = random.Random(seed)
         state = game.new(players=players, options=options, seed=seed)
         assert state.mid_turn is False, "nobody has acted at the start"
@@ -387,7 +318,7 @@ def test_describe_outcome_and_mid_turn_through_whole_games(name: str) -> None:
                 assert nxt.actions_left == left - 1, "the turn goes on with one action fewer"
             state = nxt
             plies += 1
-            assert plies < MAX_PLIES
+            assert plies < conformance.MAX_PLIES
         assert state.actions_left == 0, "nobody acts in a finished game"
         ending = _check_sentence(state.describe_outcome(), state.players)
         reason = state.outcome.reason
@@ -399,7 +330,7 @@ def test_describe_outcome_and_mid_turn_through_whole_games(name: str) -> None:
 @pytest.mark.parametrize("name", games.names())
 def test_summary_has_a_line_per_seat(name: str) -> None:
     game = games.get(name)
-    finished = _play_out(name, game.min_players, {}, seed=4)
+    finished = conformance.play_out(name, game.min_players, {}, seed=4)
     for state in [*_midgame_states(name, range(4)), finished]:
         for seat in [None, *range(state.players)]:
             summary = state.summary(seat)
@@ -417,7 +348,7 @@ def test_summary_has_a_line_per_seat(name: str) -> None:
 @pytest.mark.parametrize("name", games.names())
 def test_renders_take_awkward_names(name: str) -> None:
     game = games.get(name)
-    finished = _play_out(name, game.min_players, {}, seed=5)
+    finished = conformance.play_out(name, game.min_players, {}, seed=5)
     for state in [*_midgame_states(name, range(3)), finished]:
         names = AWKWARD_NAMES[: state.players]
         for seat in [None, 0]:
@@ -465,7 +396,7 @@ def _check_departed(state: games.State) -> None:
 @pytest.mark.parametrize("name", games.names())
 def test_every_engine_says_who_left_and_refuses_what_cannot_leave(name: str) -> None:
     game = games.get(name)
-    finished = _play_out(name, game.min_players, {}, seed=6)
+    finished = conformance.play_out(name, game.min_players, {}, seed=6)
     for state in [*_midgame_states(name, range(8)), finished]:
         assert state.dropped == []
         _check_departed(state)
@@ -484,9 +415,9 @@ def test_every_engine_says_who_left_and_refuses_what_cannot_leave(name: str) -> 
             assert state.to_json() == before, "drop must not change the old state"
             assert after.dropped == [seat]
             assert after.history == state.history, "leaving is not a move"
-            _check_state(after)
+            conformance.check_state(after)
             _check_departed(after)
-            _roundtrip(name, after)
+            conformance.roundtrip(name, after)
             if after.outcome is None and seat == state.to_move:
                 assert after.to_move != seat and after.mid_turn is False
             with pytest.raises(ValueError):
@@ -501,13 +432,13 @@ def test_random_games_with_departures_play_to_the_end(name: str) -> None:
     """Random games of three or more where seats leave at random moments; the last one left wins."""
     game = games.get(name)
     for seed in range(40):
-        players, options = _setup(name, None, None, seed)
+        players, options = conformance.setup(name, None, None, seed)
         players = max(players, 3)
         rng = random.Random(seed)
         state = game.new(players=players, options=options, seed=seed)
         plies = 0
         while state.outcome is None:
-            _check_state(state)
+            conformance.check_state(state)
             if rng.random() < 0.02:
                 seat = rng.choice([s for s in range(players) if s not in state.dropped])
                 mover = state.to_move
@@ -518,11 +449,11 @@ def test_random_games_with_departures_play_to_the_end(name: str) -> None:
                 state = state.play(rng.choice(state.legal_moves()))
             _check_departed(state)
             if plies % 10 == 0:
-                _roundtrip(name, state)
+                conformance.roundtrip(name, state)
             plies += 1
-            assert plies < MAX_PLIES, "game does not end"
-        _check_state(state)
-        _roundtrip(name, state)
+            assert plies < conformance.MAX_PLIES, "game does not end"
+        conformance.check_state(state)
+        conformance.roundtrip(name, state)
         _check_sentence(state.describe_outcome(), state.players)
         if len(state.dropped) == players - 1:
             (last,) = set(range(players)) - set(state.dropped)
@@ -534,7 +465,7 @@ def _sampled_positions(name: str) -> Iterator[games.State]:
     with seats that left."""
     game = games.get(name)
     for seed in range(6):
-        players, options = _setup(name, None, None, seed)
+        players, options = conformance.setup(name, None, None, seed)
         rng = random.Random(seed)
         state = game.new(players=players, options=options, seed=seed)
         while state.outcome is None:
@@ -562,7 +493,7 @@ def test_sample_agrees_with_the_view_it_was_drawn_from(name: str) -> None:
             assert sample.scores() == state.scores() and sample.dropped == state.dropped
             if seat == state.to_move:
                 assert sample.legal_moves() == state.legal_moves()
-            _check_state(sample)
+            conformance.check_state(sample)
         assert state.to_json() == before, "sample must not change the position"
 
 
@@ -574,10 +505,10 @@ def test_samples_play_on_to_the_end(name: str) -> None:
         sample = state.sample(seat, rng)
         plies = 0
         while sample.outcome is None:
-            sample = sample.play(rng.choice(_check_state(sample)))
+            sample = sample.play(rng.choice(conformance.check_state(sample)))
             plies += 1
-            assert plies < MAX_PLIES, "a sample's game does not end"
-        _check_state(sample)
+            assert plies < conformance.MAX_PLIES, "a sample's game does not end"
+        conformance.check_state(sample)
 
 
 @pytest.mark.parametrize("name", games.names())
@@ -680,6 +611,6 @@ def test_a_game_the_service_ends_is_over_on_every_surface(name: str) -> None:
 @pytest.mark.parametrize("name", games.names())
 def test_a_game_the_rules_ended_cannot_be_settled(name: str) -> None:
     game = games.get(name)
-    finished = _play_out(name, game.min_players, {}, seed=4)
+    finished = conformance.play_out(name, game.min_players, {}, seed=4)
     with pytest.raises(ValueError, match="already over"):
         finished.settled(Outcome([], [0] * finished.players, "draw_agreed", {"said": "Drawn"}))

@@ -1,9 +1,14 @@
 """Fixtures for the integration suite: the real service on loopback.
 
-One stack per pytest process (so per xdist worker): a throwaway PostgreSQL database migrated with
-`pbem db upgrade`, a private redis-server, an aiosmtpd sink, a prefork celery worker, celery beat
-running the sweep every second, and gunicorn. Tests may break any part on purpose (stop Redis,
-stop SMTP, SIGKILL the worker); the `stack` fixture starts again whatever is down before the next
+One stack per pytest run: a throwaway PostgreSQL database migrated with `pbem db upgrade`, a
+private redis-server, an aiosmtpd sink, a prefork celery worker, celery beat running the sweep
+and the clock task every second, and gunicorn. Under `-n 2` every test here goes to one xdist
+worker (tests/support/scheduling.py), so they all run one after the other on that worker's
+session stack, and no other worker starts one. A module that needs
+more starts it (`Stack.use_queue`) or runs the service's processes again with other settings
+for its tests (`Stack.reconfigured`); only test_it_pg_restart, which restarts PostgreSQL, runs
+a stack of its own on a private cluster. Tests may break any part on purpose (stop Redis, stop
+SMTP, SIGKILL the worker); the `stack` fixture starts again whatever is down before the next
 test. Every subprocess dies with the session, even when it fails.
 """
 
@@ -12,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,10 +33,23 @@ from tests.support.pg import server_available  # noqa: E402
 from tests.support.redis_server import redis_binary  # noqa: E402
 from tests.support.stack import Stack  # noqa: E402
 
-# Board pictures off, as in the fast tests, for every stack but test_it_pictures' (which runs the
-# picture worker, picture_stack.PictureStack): these tests time emails, and with pictures on a
-# turn email waits up to PBEM_PICTURE_TIMEOUT_SECONDS for a picture worker they do not run.
+# Board pictures off, as in the fast tests, but for test_it_pictures' tests (which run the
+# picture worker): these tests time emails, and with pictures on a turn email waits up to
+# PBEM_PICTURE_TIMEOUT_SECONDS for a picture worker they do not run.
 NO_PICTURES = {"PBEM_MAIL_PICTURES": "off"}
+# Clocks of seconds for test_it_clocks: the clock task every second; a reminder 7.2 s before
+# each deadline; any clock allowed. Its tests stop beat on purpose, and its gaps must not count
+# as downtime. Games of the other tests have the default clock of days, which none of this
+# reaches.
+CLOCK_ENV = {
+    "PBEM_CLOCK_SECONDS": "1",
+    "PBEM_CLOCK_MIN_SECONDS": "1",
+    "PBEM_REMINDER_HOURS": "0.002",
+    "PBEM_CLOCK_DOWNTIME_SECONDS": "3600",
+}
+# Bots think briefly (test_it_bots, whose module starts the bot worker of the Procfile).
+BOT_ENV = {"PBEM_BOT_SECONDS": "0.3"}
+SERVICE_ENV = NO_PICTURES | CLOCK_ENV | BOT_ENV
 
 
 def _why_not_runnable() -> str | None:
@@ -68,13 +87,13 @@ def stack_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     reason = _why_not_runnable()
     if reason is not None:
         missing(reason)
-    stack = Stack(log_dir=tmp_path_factory.mktemp("stack"), extra_env=NO_PICTURES)
+    stack = Stack(log_dir=tmp_path_factory.mktemp("stack"), extra_env=SERVICE_ENV)
     try:
         stack.start()
         yield stack
         # Across the whole session, no message may ever reach the sink twice.
         duplicates = duplicate_message_ids(stack)
-        assert not duplicates, f"messages delivered more than once: {duplicates}"
+        assert not duplicates, f"messages delivered more than once: {_described(stack, duplicates)}"
     finally:
         stack.close()
         procs.kill_all()
@@ -96,3 +115,13 @@ def duplicate_message_ids(stack: Stack) -> dict[str, int]:
     for message in stack.smtp.messages:
         counts[message.message_id] = counts.get(message.message_id, 0) + 1
     return {mid: n for mid, n in counts.items() if n > 1 and mid not in stack.reported_duplicates}
+
+
+def _described(stack: Stack, message_ids: dict[str, int]) -> str:
+    """Each message delivered twice, with its subject, recipients and the instants it arrived."""
+    lines = []
+    for mid in message_ids:
+        copies = [m for m in stack.smtp.messages if m.message_id == mid]
+        at = ", ".join(time.strftime("%H:%M:%S", time.gmtime(m.accepted_at)) for m in copies)
+        lines.append(f"{mid} {copies[0].subject!r} to {copies[0].rcpt_tos} at {at} UTC")
+    return "\n".join(lines)

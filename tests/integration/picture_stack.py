@@ -6,25 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.procs import Proc
-from tests.support.stack import Stack
+from tests.support.stack import PICTURES_QUEUE, Stack
 
-PICTURES_QUEUE = "pictures"
+# The settings of a stack whose mail carries pictures (`Stack.reconfigured` takes them too).
+PICTURES_ON = {"PBEM_MAIL_PICTURES": "on"}
 
 
 class PictureStack(Stack):
     """A Stack whose turn and result emails carry the board, drawn by a worker of its own."""
 
     def __init__(self, *, picture_concurrency: int = 1, **kwargs: Any) -> None:
-        extra = dict(kwargs.pop("extra_env", None) or {})
-        extra.setdefault("PBEM_MAIL_PICTURES", "on")
         super().__init__(
-            extra_env=extra,
+            extra_env={**PICTURES_ON, **(kwargs.pop("extra_env", None) or {})},
             queues=(PICTURES_QUEUE,),
             queue_concurrency=picture_concurrency,
             **kwargs,
         )
-
-    @property
-    def picture_worker(self) -> Proc | None:
-        return self.queue_workers.get(PICTURES_QUEUE)

@@ -9,42 +9,25 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.integration.conftest import NO_PICTURES, _why_not_runnable
-from tests.support import procs
 from tests.support.flow import GameFlow, addresses, token_of
-from tests.support.needs import missing
 from tests.support.procs import wait_until
 from tests.support.stack import Stack, _bin
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.integration, pytest.mark.audit, pytest.mark.timeout(900)]
 
 BOTS_QUEUE = "bots"
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    reason = _why_not_runnable()
-    if reason is not None:
-        missing(reason)
-    stack = Stack(
-        log_dir=tmp_path_factory.mktemp("bot-stack"),
-        extra_env={**NO_PICTURES, "PBEM_BOT_SECONDS": "0.3"},
-        queues=(BOTS_QUEUE,),
-    )
-    try:
-        stack.start()
-        yield stack
-    except BaseException:
-        print(f"\n=== logs of the bot stack ===\n{stack.logs()}")
-        raise
-    finally:
-        stack.close()
-        procs.kill_all()
+@pytest.fixture
+def stack(stack: Stack) -> Stack:
+    """The session's stack (bots think for 0.3 s there) with the Procfile's bot worker beside
+    the others, started by the first test here and kept for the rest of the run."""
+    stack.use_queue(BOTS_QUEUE)
+    return stack
 
 
 def _game_against(stack: Stack, bot: str) -> tuple[GameFlow, str]:

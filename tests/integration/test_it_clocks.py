@@ -1,49 +1,31 @@
 """Clocks on the real stack: reminders and timeouts sent by celery beat's clock task through a
 real worker and SMTP, a last-second move racing the timeout, and two runs of the clock task
 racing over the same games. Clocks of seconds: PBEM_CLOCK_MIN_SECONDS lets a game have one,
-and `days:0.0001` is 8.64 seconds a move."""
+and `days:0.0001` is 8.64 seconds a move (the session's stack runs with conftest.CLOCK_ENV)."""
 
 from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.integration.conftest import NO_PICTURES
 from tests.support.flow import GameFlow, addresses
 from tests.support.procs import wait_until
 from tests.support.stack import Stack, _bin
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.integration, pytest.mark.audit, pytest.mark.timeout(600)]
 
-# The clock task every second; a reminder 7.2 s before each deadline; any clock allowed.
-CLOCK_ENV = {
-    "PBEM_CLOCK_SECONDS": "1",
-    "PBEM_CLOCK_MIN_SECONDS": "1",
-    "PBEM_REMINDER_HOURS": "0.002",
-    # The tests stop beat on purpose; its gaps must not count as downtime here.
-    "PBEM_CLOCK_DOWNTIME_SECONDS": "3600",
-}
 SECONDS_PER_MOVE = 8.64  # days:0.0001
 
 
-@pytest.fixture(scope="module")
-def clocks(stack_session: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """A stack of its own (the session's has no clocks of seconds), beside the session's."""
-    del stack_session  # only for its check that PostgreSQL and Redis are here
-    stack = Stack(log_dir=tmp_path_factory.mktemp("clocks"), extra_env=CLOCK_ENV | NO_PICTURES)
-    with stack:
-        stack.start()
-        yield stack
-
-
 @pytest.fixture
-def clock_stack(clocks: Stack) -> Stack:
-    clocks.start()  # heals what the previous test stopped on purpose
-    return clocks
+def clock_stack(stack: Stack) -> Stack:
+    """The session's stack, healed of what the previous test stopped on purpose: its clock task
+    runs every second, a reminder comes 7.2 s before each deadline, and any clock is allowed
+    (tests/integration/conftest.py, CLOCK_ENV)."""
+    return stack
 
 
 def _game(stack: Stack, clock: str = "days:0.0001") -> GameFlow:

@@ -138,6 +138,7 @@ def test_opening_links_changes_nothing(stack: Stack) -> None:
     assert stack.db.scalar("select count(*) from submissions where game_id = %s", flow.game_id) == 0
 
 
+@pytest.mark.audit
 def test_a_player_who_moves_again_after_a_skip_gets_an_email(stack: Stack) -> None:
     """GORami skips a player who cannot place: the other moves again and must be emailed.
 
@@ -197,6 +198,7 @@ def test_refusals_change_nothing_and_say_why(stack: Stack) -> None:
     assert stack.db.scalar("select ply from games where id = %s", flow.game_id) == 0
 
 
+@pytest.mark.audit
 @pytest.mark.parametrize(
     ("engine", "options", "players"),
     [

@@ -25,7 +25,7 @@ from tests.support.flow import GameFlow
 from tests.support.procs import wait_until
 from tests.support.stack import Stack
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.integration, pytest.mark.audit, pytest.mark.timeout(900)]
 
 GAMES = 4
 KILLS = 3

@@ -14,7 +14,7 @@ from tests.support.flow import GameFlow
 from tests.support.procs import wait_until
 from tests.support.stack import Stack
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.integration, pytest.mark.audit, pytest.mark.timeout(900)]
 
 # More than the embedded run's 20: about 1,500 requests.
 RUN_EXAMPLES = 50

@@ -34,7 +34,7 @@ from tests.support.redis_server import redis_binary
 from tests.support.smtp import Received, SmtpSink
 from tests.support.stack import Stack
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.integration, pytest.mark.audit, pytest.mark.timeout(240)]
 
 GAMES = 30
 # Moves applied before the restart, and after it, before the players stop.

@@ -15,37 +15,30 @@ import pytest
 from pbem.config import load_settings
 from pbem.mailin.tokens import read_bounce_address
 from pbem.pictures import PNG_SIGNATURE
-from tests.integration.conftest import _why_not_runnable
-from tests.integration.picture_stack import PictureStack
+from tests.integration.picture_stack import PICTURES_ON, PictureStack
 from tests.support import procs
 from tests.support.flow import GameFlow, token_of
-from tests.support.needs import missing
 from tests.support.smtp import Received
+from tests.support.stack import PICTURES_QUEUE, Stack
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.integration, pytest.mark.audit, pytest.mark.timeout(600)]
 
 # How long a turn email waits for its picture here (60 s by default).
 PICTURE_TIMEOUT = 8
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PictureStack]:
-    reason = _why_not_runnable()
-    if reason is not None:
-        missing(reason)
-    stack = PictureStack(
-        log_dir=tmp_path_factory.mktemp("picture-stack"),
-        extra_env={"PBEM_PICTURE_TIMEOUT_SECONDS": str(PICTURE_TIMEOUT)},
-    )
-    try:
-        stack.start()
-        yield stack
-    except BaseException:
-        print(f"\n=== logs of the picture stack ===\n{stack.logs()}")
-        raise
-    finally:
-        stack.close()
-        procs.kill_all()
+def picture_stack(stack_session: Stack) -> Iterator[Stack]:
+    """The session's stack with pictures in mail and the picture worker, for this module's
+    tests: its processes started again with these settings, and again as before at the end."""
+    pictures = PICTURES_ON | {"PBEM_PICTURE_TIMEOUT_SECONDS": str(PICTURE_TIMEOUT)}
+    with stack_session.reconfigured(pictures, queues=(PICTURES_QUEUE,)):
+        yield stack_session
+
+
+@pytest.fixture
+def stack(picture_stack: Stack, stack: Stack) -> Stack:
+    return stack
 
 
 def _board(mail: Received) -> bytes | None:

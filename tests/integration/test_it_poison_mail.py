@@ -19,7 +19,7 @@ import pytest
 from tests.support.procs import VENV_BIN, wait_until
 from tests.support.stack import Stack
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.integration, pytest.mark.audit, pytest.mark.timeout(600)]
 
 ROWS = 50
 POISONED = 17  # which of the fifty

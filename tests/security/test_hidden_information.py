@@ -11,14 +11,18 @@ import pytest
 import time_machine
 from flask import Flask
 
-from tests.support import surfaces
+from tests.support import surfaces, tiers
 
 CASES = surfaces.cases(range(3))
+# Each engine's first case in the default tier, the other cases in the audit tier.
+TIERED = tiers.split(
+    CASES, default=tiers.first_of_each(lambda c: c.engine, CASES), ids=lambda c: c.name
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", TIERED)
 def test_every_answer_is_a_function_of_the_seats_view(app: Flask, case: surfaces.Case) -> None:
     with time_machine.travel(surfaces.AT, tick=False):
         checked, found = surfaces.walk(app, case)

@@ -148,11 +148,16 @@ class Proc:
         self._forget()
 
     def stop(self, timeout: float = 15.0) -> None:
-        """SIGTERM the group, then SIGKILL whatever is left after `timeout`."""
+        """SIGTERM the process, then SIGKILL its whole group once it is gone or `timeout` has
+        passed. The process stops as it is meant to (a celery worker's warm shutdown finishes
+        the tasks it runs, gunicorn's arbiter stops its workers); a SIGTERM to the whole group
+        would end a celery pool process in the middle of its task, a kill (`kill`) rather than
+        a stop."""
         if self.popen is None:
             return
         if self.popen.poll() is None:
-            self.signal_group(signal.SIGTERM)
+            with contextlib.suppress(ProcessLookupError):
+                self.popen.send_signal(signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(timeout=timeout)
         # Children (prefork pool, gunicorn workers) may outlive their parent briefly.

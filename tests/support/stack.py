@@ -1,7 +1,9 @@
 """The whole service on loopback: PostgreSQL database, private Redis, SMTP sink, celery, gunicorn.
 
-Used by the integration suite (one stack per pytest worker, healed between tests) and by
-`bench/service.py`. Every process is started in its own process group and killed at the end.
+Used by the integration suite (one stack per pytest run, shared by every test that needs it and
+healed between tests; a module that needs other settings restarts the service's processes with
+them, `reconfigured`) and by `bench/service.py`. Every process is started in its own process
+group and killed at the end.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import secrets
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.support.http import Http
@@ -20,6 +23,7 @@ from tests.support.procs import LOOPBACK, REPO, VENV_BIN, Proc, free_port, port_
 from tests.support.redis_server import RedisServer
 from tests.support.smtp import SmtpSink
 
+PICTURES_QUEUE = "pictures"
 # The Procfile's options of a queue's worker, beside the queue.
 PREFETCH = {"bots": ("--prefetch-multiplier=1",)}
 
@@ -142,12 +146,50 @@ class Stack:
             self.start_beat()
         return self
 
-    def close(self) -> None:
+    def stop_processes(self) -> None:
+        """Stop gunicorn, beat and every worker; the database, Redis and SMTP stay up."""
         for proc in [self.web, self.beat, *self.workers.values(), *self.queue_workers.values()]:
             if proc is not None:
                 proc.stop(timeout=10)
+        self.web = None
+        self.beat = None
         self.workers.clear()
         self.queue_workers.clear()
+
+    def use_queue(self, queue: str) -> Proc:
+        """A worker of `queue` from now on (started now, healed by `start()` like the others)."""
+        if queue not in self.queues:
+            self.queues = (*self.queues, queue)
+        worker = self.queue_workers.get(queue)
+        if worker is None or not worker.running:
+            worker = self.start_queue_worker(queue)
+        return worker
+
+    @contextmanager
+    def reconfigured(
+        self, extra_env: Mapping[str, str], queues: Sequence[str] = ()
+    ) -> Iterator[Stack]:
+        """The same database, Redis and SMTP sink, with gunicorn, beat and the workers started
+        again with `extra_env` added to the environment and a worker for each of `queues`;
+        as before afterwards."""
+        saved = (dict(self.extra_env), self.queues)
+        self.stop_processes()
+        self.extra_env = {**self.extra_env, **extra_env}
+        self.queues = (*self.queues, *(q for q in queues if q not in self.queues))
+        try:
+            yield self.start()
+        finally:
+            self.stop_processes()
+            self.extra_env, self.queues = saved
+            self.start()
+
+    @property
+    def picture_worker(self) -> Proc | None:
+        """The worker of the Procfile's `picture` process (`-Q pictures`), when it runs one."""
+        return self.queue_workers.get(PICTURES_QUEUE)
+
+    def close(self) -> None:
+        self.stop_processes()
         if self.redis.running:
             self.redis.stop()
         shutil.rmtree(self.redis.dir, ignore_errors=True)
