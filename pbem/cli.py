@@ -88,6 +88,8 @@ def _serving_commands(commands: Commands) -> None:
 
 def _game_commands(commands: Commands) -> None:
     """new-game and rotate-links: games and their links."""
+    from pbem.domain.titles import MAX_LENGTH as TITLE_LENGTH
+
     new_game = commands.add_parser(
         "new-game",
         help="start a game and email the invitations",
@@ -96,9 +98,10 @@ def _game_commands(commands: Commands) -> None:
         "organiser, a person; everyone accepts through their emailed link). A PLAYER may be a "
         "bot: bot:random, bot:greedy or bot:mcts play against you, take their seats at once "
         "and get no mail. --on-timeout: in a game of three or four, a player who runs out of "
-        "time leaves it (drop, the default) or pbem's MCTS bot plays their seat (autopilot). "
+        "time leaves it (drop, the default) or pbem's greedy bot plays their seat (autopilot). "
         "NAME names the game ('Tuesday night game', quoted as one "
-        "argument; 1 to 60 characters on one line, no address or link): it heads the game's "
+        f"argument; 1 to {TITLE_LENGTH} characters on one line, no address or link): it heads "
+        "the game's "
         "pages and mail, and subjects give the game's id after it. A PLAYER is an address, or a "
         "name and an address as a mail client writes them: "
         "'Alice Smith <alice@example.org>' (quoted as one argument); the name is shown to the "
@@ -135,7 +138,9 @@ def _task_commands(commands: Commands) -> None:
         "clock",
         help="run the clock task once: downtime, vacations, reminders, timeouts, invitations",
         description="Run the clock task once, as of now or of the instant given, then send the "
-        "mail it wrote. The same code as the periodic task.",
+        "mail it wrote. The same code as the periodic task. With --now it acts as of that "
+        "instant and leaves downtime alone: it neither measures a gap since the last run nor "
+        "records itself as one, so no deadline is extended by the jump.",
     )
     _now_option(clock, "2026-12-03T18:00:00Z")
     clock.set_defaults(run=_clock)
@@ -183,10 +188,11 @@ def _now_option(command: argparse.ArgumentParser, example: str) -> None:
     )
 
 
-def _app() -> Any:
+def _app(overrides: dict[str, str] | None = None) -> Any:
+    """The app of a command; `overrides` as `create_app` takes them."""
     from pbem.app import create_app
 
-    app = create_app()
+    app = create_app(overrides)
     if app.config["PBEM"].is_sqlite:
         # The embedded database upgrades itself; a shared one is upgraded by `pbem db upgrade`
         # (the Procfile's release step), once, before new code serves it.
@@ -211,35 +217,22 @@ def upgrade_if_behind(app: Any) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from pbem import served_address
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    # Links in saved mail must point at this server unless told otherwise.
-    os.environ.setdefault("BASE_URL", f"http://{args.host}:{args.port}")
-    app = _app()
+    given = os.environ.get("BASE_URL", "").strip()
+    # Links in mail point at this server unless BASE_URL says otherwise.
+    app = _app(None if given else {"BASE_URL": served_address.url_for(args.host, args.port)})
     config = app.config["PBEM"]
     if config.embedded_tasks:
-        from pbem.domain.digest import PERIOD_SECONDS as DIGEST_PERIOD_SECONDS
-
-        for task, interval in (
-            ("sweep", config.sweep_seconds),
-            ("clock", config.clocks.period_seconds),
-            ("digest", DIGEST_PERIOD_SECONDS),
-        ):
-            threading.Thread(
-                target=_every, args=(app, task, interval), daemon=True, name=task
-            ).start()
-        from pbem.dispatch import BOT_RUNNER
-
-        # The bot worker's job: bots think here, not on the thread of the request that gave
-        # them the turn.
-        games_for_bots: queue.Queue[str] = queue.Queue()
-        app.extensions[BOT_RUNNER] = games_for_bots
-        threading.Thread(target=_bots, args=(app, games_for_bots), daemon=True, name="bots").start()
+        _serve_tasks(app, config)
     # print, not log: running the migrations reconfigured logging (alembic.ini).
-    print(f"pbem: serving on http://{args.host}:{args.port}/", file=sys.stderr)
+    print(f"pbem: serving on {served_address.url_for(args.host, args.port)}/", file=sys.stderr)
+    _record_address(config, args, given)
     if config.mail_to_files:
         # /outbox answers loopback clients only (pbem.web.outbox), whatever BASE_URL says.
-        loopback = _loopback_of(args.host)
+        loopback = served_address.loopback_of(args.host)
         where = (
             f"listed on this machine at http://{loopback}:{args.port}/outbox"
             if loopback
@@ -262,20 +255,44 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _loopback_of(host: str) -> str:
-    """The loopback address a server bound to `host` answers at, as a URL writes it; "" when it
-    answers at none."""
-    if host in ("", "0.0.0.0", "::", "localhost"):
-        return "127.0.0.1"
-    import ipaddress
+def _serve_tasks(app: Any, config: Any) -> None:
+    """The embedded default's periodic tasks and bot worker, as background threads."""
+    from pbem.dispatch import BOT_RUNNER
+    from pbem.domain.digest import PERIOD_SECONDS as DIGEST_PERIOD_SECONDS
+
+    for task, interval in (
+        ("sweep", config.sweep_seconds),
+        ("clock", config.clocks.period_seconds),
+        ("digest", DIGEST_PERIOD_SECONDS),
+    ):
+        threading.Thread(target=_every, args=(app, task, interval), daemon=True, name=task).start()
+    # The bot worker's job: bots think here, not on the thread of the request that gave them
+    # the turn.
+    games_for_bots: queue.Queue[str] = queue.Queue()
+    app.extensions[BOT_RUNNER] = games_for_bots
+    threading.Thread(target=_bots, args=(app, games_for_bots), daemon=True, name="bots").start()
+
+
+def _record_address(config: Any, args: argparse.Namespace, given: str) -> None:
+    """Record the base of this server's links for the other commands, and warn when those links
+    cannot reach it (`pbem.served_address`)."""
+    from pbem import served_address
 
     try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return ""
-    if not address.is_loopback:
-        return ""
-    return f"[{address}]" if address.version == 6 else str(address)
+        where = served_address.record(config.var_dir, config.base_url)
+    except OSError as exc:
+        print(
+            f"pbem: warning: could not record this server's address in {config.var_dir} "
+            f"({exc.strerror or exc}); other commands need BASE_URL={config.base_url}",
+            file=sys.stderr,
+        )
+    else:
+        print(
+            f"pbem: links in mail start with {config.base_url} (recorded in {where})",
+            file=sys.stderr,
+        )
+    for warning in served_address.warnings(config.base_url, bool(given), args.host, args.port):
+        print(f"pbem: warning: {warning}", file=sys.stderr)
 
 
 def _bots(app: Any, games_for_bots: queue.Queue[str]) -> None:
@@ -472,9 +489,13 @@ def _instant(text: str) -> datetime:
 
 
 def _clock(args: argparse.Namespace) -> int:
+    from functools import partial
+
     from pbem.domain.clock_task import run_clock
 
-    return _run_once("clock", run_clock, args.now)
+    # As of an instant given, the run stands outside the service's timeline: the jump is not
+    # downtime, and the next periodic run measures its gap from the last periodic one.
+    return _run_once("clock", partial(run_clock, measure_downtime=args.now is None), args.now)
 
 
 def _run_once(name: str, run: Any, now: datetime | None) -> int:

@@ -16,6 +16,8 @@ from itertools import pairwise
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from pbem import served_address
+
 ENVIRONMENTS = ("development", "test", "production")
 
 # The environment names every setting is read from; `create_app(overrides)` accepts the same names.
@@ -188,7 +190,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         redis_url=_redis_url(get("REDIS_URL")),
         smtp=parse_smtp_url(get("SMTP_URL")),
         secret_key=secret_key,
-        base_url=_base_url(get("BASE_URL")),
+        base_url=_base_url(get("BASE_URL"), var_dir),
         mail_from=get("MAIL_FROM") or "pbem <pbem@localhost>",
         var_dir=var_dir,
         outbox_dir=Path(outbox).absolute() if outbox else var_dir / "outbox",
@@ -470,12 +472,19 @@ def parse_smtp_url(value: str | None) -> SmtpSettings | None:
     )
 
 
-def _base_url(value: str | None) -> str:
-    url = value or "http://127.0.0.1:5000"
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"BASE_URL={url!r} must be an absolute http(s) URL")
-    return url.rstrip("/")
+DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+
+
+def _base_url(value: str | None, var_dir: Path) -> str:
+    """BASE_URL; unset, the address `pbem serve` recorded in the var dir (so that mail written by
+    any other command links to the running server), else the default."""
+    if value is None:
+        return served_address.recorded(var_dir) or DEFAULT_BASE_URL
+    if not served_address.is_absolute_http(value):
+        raise ConfigError(
+            f"BASE_URL={value!r} must be an absolute http(s) URL, e.g. https://pbem.example.org"
+        )
+    return value.rstrip("/")
 
 
 def _switch(name: str, value: str | None, default: bool) -> bool:

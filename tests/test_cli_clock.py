@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -143,7 +144,8 @@ def test_clock_runs_once_as_of_the_instant_given(
         "clock: 0 timeouts, 0 reminders, 0 vacations ended, 0 invitations expired, "
         "0 games cancelled\n"
     )
-    assert _rows(env, "select last_run_at from clock_runs") == [("2026-12-03 18:00:00.000000",)]
+    # An instant given is no run of the service's own: downtime is measured from the last one.
+    assert _rows(env, "select last_run_at from clock_runs") == []
 
 
 def test_clock_acts_on_what_is_due(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -156,22 +158,72 @@ def test_clock_acts_on_what_is_due(env: Path, capsys: pytest.CaptureFixture[str]
     assert len(list((env / "outbox").glob("*-expired.eml"))) == 1
 
 
-def test_clock_takes_instants_in_any_zone_or_none(
-    env: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert cli.main(["clock", "--now", "2026-12-03T19:00:00+01:00"]) == 0
-    assert _rows(env, "select last_run_at from clock_runs") == [("2026-12-03 18:00:00.000000",)]
-    assert cli.main(["clock", "--now", "2026-12-03T18:30:00"]) == 0  # no zone: UTC
-    assert _rows(env, "select last_run_at from clock_runs") == [("2026-12-03 18:30:00.000000",)]
+@pytest.mark.parametrize(
+    "given",
+    ["2026-12-03T19:00:00+01:00", "2026-12-03T18:00:00Z", "2026-12-03T18:00:00", " 2026-12-03T18 "],
+)
+def test_clock_takes_instants_in_any_zone_or_none(env: Path, given: str) -> None:
+    assert cli._instant(given) == datetime(2026, 12, 3, 18)  # naive UTC; no zone means UTC
+    assert cli.main(["clock", "--now", given]) == 0
 
 
-def test_clock_as_of_the_past_does_not_move_the_last_run_back(
+def _running_game(env: Path) -> datetime:
+    """A game of two started by `pbem new-game` and accepted by both; its first deadline."""
+    from sqlalchemy import select
+
+    from pbem.app import create_app
+    from pbem.domain import starting
+    from pbem.extensions import db
+    from pbem.models import Seat
+
+    assert cli.main(["new-game", "countdown", "--clock", "days:3", *PLAYERS]) == 0
+    app = create_app()
+    with app.app_context():
+        for seat in db.session.scalars(select(Seat).where(Seat.accepted_at.is_(None))).all():
+            starting.accept_invitation(app.config["PBEM"], seat)
+        db.session.remove()
+        db.engine.dispose()
+    ((deadline,),) = _rows(env, "select deadline from games where status = 'running'")
+    return datetime.fromisoformat(str(deadline))
+
+
+def test_clock_now_acts_at_the_instant_and_credits_no_downtime(
     env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli.main(["clock", "--now", "2026-12-03T18:00:00Z"]) == 0
-    assert cli.main(["clock", "--now", "2026-11-01T00:00:00Z"]) == 0
-    assert _rows(env, "select last_run_at from clock_runs") == [("2026-12-03 18:00:00.000000",)]
-    assert "deadlines extended" not in capsys.readouterr().out
+    deadline = _running_game(env)
+    assert cli.main(["clock"]) == 0  # the service's own run: the last run is now
+    before = _rows(env, "select last_run_at from clock_runs")
+    capsys.readouterr()
+    # Days ahead of the last run: the reminder due then is sent, not pushed back as downtime...
+    assert cli.main(["clock", "--now", (deadline - timedelta(hours=1)).isoformat()]) == 0
+    out = capsys.readouterr().out
+    assert "1 reminder," in out and "downtime" not in out
+    # ... and the turn times out at its deadline.
+    assert cli.main(["clock", "--now", (deadline + timedelta(minutes=1)).isoformat()]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("clock: 1 timeout,") and "downtime" not in out
+    assert _rows(env, "select status from games") == [("finished",)]
+    assert _rows(env, "select last_run_at from clock_runs") == before
+
+
+def test_a_plain_clock_run_still_credits_downtime(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deadline = _running_game(env)
+    assert cli.main(["clock"]) == 0
+    engine = create_engine(f"sqlite:///{env / 'cli.db'}")
+    with engine.begin() as connection:
+        # The last run an hour ago: pbem was down since.
+        connection.execute(
+            text("update clock_runs set last_run_at = :at"),
+            {"at": datetime.now(UTC).replace(tzinfo=None) - timedelta(hours=1)},
+        )
+    engine.dispose()
+    capsys.readouterr()
+    assert cli.main(["clock"]) == 0
+    assert re.match(r"clock: 1 deadlines extended by 360\ds of downtime", capsys.readouterr().out)
+    ((moved,),) = _rows(env, "select deadline from games")
+    assert datetime.fromisoformat(str(moved)) - deadline >= timedelta(hours=1)
 
 
 def test_clock_refuses_a_bad_instant(env: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,11 +3,14 @@ and real mail."""
 
 from __future__ import annotations
 
+import logging
 import secrets
+import stat
 from pathlib import Path
 
 import pytest
 
+from pbem import served_address
 from pbem.app import create_app
 from pbem.config import ConfigError, load_settings, parse_smtp_url, secret_weakness
 
@@ -125,3 +128,53 @@ def test_smtp_url_forms() -> None:
     starttls = parse_smtp_url("smtp+starttls://mail.example.org")
     assert starttls is not None and starttls.starttls and starttls.port == 587
     assert parse_smtp_url(None) is None
+
+
+def test_the_address_pbem_serve_recorded_is_the_default_base_url(tmp_path: Path) -> None:
+    var = {"PBEM_VAR_DIR": str(tmp_path)}
+    served_address.record(tmp_path, "http://127.0.0.1:5000")
+    served_address.record(tmp_path, "http://127.0.0.1:8080")  # the last one counts
+    assert load_settings(var).base_url == "http://127.0.0.1:8080"
+    given = load_settings({**var, "BASE_URL": "https://pbem.example.org/"})
+    assert given.base_url == "https://pbem.example.org"
+    # Written whole through a file of its own, which is gone; readable by an MTA's user.
+    assert [path.name for path in tmp_path.iterdir()] == ["base_url.json"]
+    assert stat.S_IMODE((tmp_path / "base_url.json").stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"http://127.0.0.1:8080\n",
+        b'{"base_url": "http://127.0.0.1:8080"',
+        b'["http://127.0.0.1:8080"]',
+        b"{}",
+        b'{"base_url": 8080}',
+        b'{"base_url": "127.0.0.1:8080"}',
+        b'{"base_url": "ftp://127.0.0.1/"}',
+        b"\xff\xfe{}",
+        b"[" * 3000 + b"]" * 3000,
+        b'{"base_url": "http://127.0.0.1:8080"}' + b" " * 5000,
+    ],
+)
+def test_a_broken_or_foreign_record_is_ignored_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, content: bytes
+) -> None:
+    (tmp_path / "base_url.json").write_bytes(content)
+    with caplog.at_level(logging.WARNING, logger="pbem.served_address"):
+        settings = load_settings({"PBEM_VAR_DIR": str(tmp_path)})
+    assert settings.base_url == "http://127.0.0.1:5000"
+    assert f"ignoring {tmp_path / 'base_url.json'}: " in caplog.text
+    assert "delete the file, or start `pbem serve` to write it again" in caplog.text
+
+
+def test_a_record_that_cannot_be_read_is_ignored_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "base_url.json").mkdir()
+    with caplog.at_level(logging.WARNING, logger="pbem.served_address"):
+        assert load_settings({"PBEM_VAR_DIR": str(tmp_path)}).base_url == "http://127.0.0.1:5000"
+    assert "it cannot be read" in caplog.text
+    caplog.clear()
+    assert load_settings({"PBEM_VAR_DIR": str(tmp_path / "none")}).base_url.endswith(":5000")
+    assert caplog.text == ""  # no record is no news

@@ -7,7 +7,8 @@ One run, as of `now`:
    this one stand aside). When the last run is further back than PBEM_CLOCK_DOWNTIME_SECONDS,
    pbem was down (or its beat was): every running deadline and reminder moves later by the whole
    gap before anything can time out, since the players could not move while the service was
-   away.
+   away. `pbem clock --now T` skips this step: it acts as of T, and a jump to T is no downtime,
+   so it neither reads nor moves the last run.
 2. Vacations that ran out end: their players' paused turns run again from the vacation's end.
 3. Reminders due are written (each at most once per turn: the game's `reminder_at` moves on to
    the next one, or to none).
@@ -83,11 +84,18 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def run_clock(config: Settings, now: datetime | None = None, batch: int = BATCH) -> ClockReport:
-    """One run of the clock task as of `now` (naive UTC; the present when None)."""
+def run_clock(
+    config: Settings,
+    now: datetime | None = None,
+    batch: int = BATCH,
+    *,
+    measure_downtime: bool = True,
+) -> ClockReport:
+    """One run of the clock task as of `now` (naive UTC; the present when None). Without
+    `measure_downtime` (`pbem clock --now`) the last run is neither read nor recorded."""
     now = now or utcnow()
     report = ClockReport()
-    gap = _claim(config, now)
+    gap = _claim(config, now) if measure_downtime else 0.0
     if gap is None:
         report.ran = False
         return report
@@ -217,8 +225,8 @@ def _send_reminders(config: Settings, now: datetime, batch: int, into: list[int]
         conn.execute(update(Game).where(Game.id == bindparam("game_id")), changes)
         _write(conn, config, written, into)
         db.session.commit()
-        # Only the reminders written: a player on the digest or without turn mail, or whose
-        # mail bounces, gets none (Letter.wanted).
+        # Only the reminders written: a player without turn mail, or whose mail bounces, gets
+        # none (Letter.wanted); one on the digest gets them.
         sent += sum(1 for letter in written if letter.wanted)
 
 

@@ -396,6 +396,30 @@ def test_a_run_as_of_the_past_does_not_move_the_last_run_back(app: Flask) -> Non
     assert report.downtime_seconds == 0 and report.timeouts == 1
 
 
+def test_a_run_without_downtime_acts_as_of_its_instant_and_leaves_the_last_run(
+    app: Flask,
+) -> None:
+    """`pbem clock --now`: hours after the last run, yet no gap is credited and none recorded."""
+    game = _start("days:1")
+    deadline = game.deadline
+    assert deadline is not None
+    clock_task.run_clock(settings(), T0 + timedelta(minutes=1))
+    report = clock_task.run_clock(settings(), deadline + timedelta(hours=5), measure_downtime=False)
+    assert report.ran and report.downtime_seconds == 0 and report.extended == 0
+    assert report.timeouts == 1
+    assert _game(game.id).status == FINISHED
+    db.session.expire_all()
+    run = db.session.get(ClockRun, 1)
+    assert run is not None and run.last_run_at == T0 + timedelta(minutes=1)
+
+
+def test_a_run_without_downtime_records_no_first_run(app: Flask) -> None:
+    _start("days:1")
+    report = clock_task.run_clock(settings(), T0 + timedelta(hours=23), measure_downtime=False)
+    assert report.ran and report.reminders == 1
+    assert db.session.get(ClockRun, 1) is None
+
+
 def test_downtime_leaves_paused_and_clockless_games_alone(app: Flask) -> None:
     paused = _start("days:1")
     vacation.start(settings(), paused.seats[paused.to_move].player_id, 5, now=T0)
