@@ -34,7 +34,7 @@ INVITING, RUNNING, FINISHED, CANCELLED = "inviting", "running", "finished", "can
 # Seat state values: still playing, out of time in a game that goes on, resigned.
 ACTIVE, DROPPED, RESIGNED = "active", "dropped", "resigned"
 # Timeout policies of games of three or more (two-player games are lost on time): the seat out
-# of time leaves the game, or pbem's search bot plays it from then on.
+# of time leaves the game, or pbem's greedy bot plays it from then on.
 DROP, AUTOPILOT = "drop", "autopilot"
 TIMEOUT_POLICIES = (DROP, AUTOPILOT)
 # Submission status values.
@@ -216,9 +216,12 @@ class Seat(Model):
     state: Mapped[str] = mapped_column(String(16), default=ACTIVE)
     # The seat's Fischer bank in seconds of counted time; None for other clocks.
     bank_seconds: Mapped[float | None] = mapped_column(Float)
-    # Set while pbem's search bot plays the seat for its player (handed over from the dashboard,
+    # Set while one of pbem's bots plays the seat for its player (handed over from the dashboard,
     # or on running out of time under the autopilot policy); None while its player plays it.
     autopilot_since: Mapped[datetime | None]
+    # The bot the seat was handed to (greedy or mcts, pbem.domain.bot_seats.AUTOPILOT_BOTS)
+    # while on autopilot; None while its player plays it.
+    autopilot_bot: Mapped[str | None] = mapped_column(String(16))
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(lazy="joined")
@@ -239,6 +242,9 @@ class Move(Model):
     # (pbem.games.fill_names); None for moves recorded before it was kept.
     words: Mapped[str | None] = mapped_column(Text)
     submission_id: Mapped[int | None] = mapped_column(ForeignKey("submissions.id"))
+    # The bot that made this move for the seat's player on autopilot ("greedy"); None when the
+    # seat's own player (or its own bot) made it, and for every move stored before it was kept.
+    autopilot: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -264,6 +270,8 @@ class Submission(Model):
     seat: Mapped[int]
     ply: Mapped[int]
     move: Mapped[str] = mapped_column(String(500))
+    # The bot that sent it for a person's seat on autopilot; the move it becomes keeps it.
+    autopilot: Mapped[str | None] = mapped_column(String(16))
     status: Mapped[str] = mapped_column(String(16), default=PENDING)
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -49,6 +49,7 @@ _LOCK_FOR_APPLY = (
         Submission.seat.label("submission_seat"),
         Submission.ply.label("submission_ply"),
         Submission.move,
+        Submission.autopilot.label("submission_autopilot"),
         Submission.created_at.label("submitted_at"),
         *PLAYING_COLUMNS,
     )
@@ -211,6 +212,7 @@ def _decide(game: Playing, row: Any) -> Played | str:
         after,
         row.submitted_at,
         game.turn,
+        row.submission_autopilot,
     )
 
 
@@ -228,6 +230,7 @@ def _store(
                 "move": p.move,
                 "words": p.words,
                 "submission_id": p.submission_id,
+                "autopilot": p.autopilot,
                 "created_at": now,
             }
             for p in played

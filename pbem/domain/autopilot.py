@@ -1,10 +1,12 @@
-"""Autopilot: a player hands their seat to pbem's search bot, and takes it back.
+"""Autopilot: a player hands their seat to one of pbem's bots, and takes it back.
 
-While a seat is on autopilot (`seats.autopilot_since`) the search bot plays its turns
-(pbem.domain.bot_turns) and its player gets no turn emails, only the game's news and result.
-A seat goes on autopilot from its player's games page, or when it runs out of time in a game of
-three or four whose timeout policy is `autopilot` (pbem.domain.endings). Its player takes it
-back from the same page, any time.
+While a seat is on autopilot (`seats.autopilot_since`) the bot its player chose
+(`seats.autopilot_bot`: greedy, the default, or mcts) plays its turns (pbem.domain.bot_turns),
+each of its moves marked as the bot's (`moves.autopilot`), and its player gets no turn emails,
+only the game's news and result. A seat goes on autopilot from its game page or its player's
+games page, or to the greedy bot when it runs out of time in a game of three or four whose
+timeout policy is `autopilot` (pbem.domain.endings). Its player takes it back from the same
+pages, any time; asking for the other bot while on autopilot switches to it.
 
 Neither moves the clock in the player's favour (docs/rules/bots.md). Handed over on its own
 turn, the turn goes to the bot untimed; the turn the player had is kept in the `autopilot_on`
@@ -28,7 +30,7 @@ from sqlalchemy import Connection, bindparam, select, update
 
 from pbem import links
 from pbem.config import Settings
-from pbem.domain import clocks, endings, letters, turns, when
+from pbem.domain import bot_seats, clocks, endings, letters, turns, when
 from pbem.domain.endings import Refused
 from pbem.domain.errors import OutOfTime, ServiceError
 from pbem.domain.outbox import Letter
@@ -38,12 +40,14 @@ from pbem.extensions import db
 from pbem.models import GameEvent, Player, Seat, utcnow
 
 ON, OFF = "autopilot_on", "autopilot_off"
+# A seat already on autopilot handed to the other bot: not a hand-over, so no turn changes hands.
+SWITCHED = "autopilot_bot"
 
 _SET = update(Seat).where(
     Seat.game_id == bindparam("pilot_game_id"), Seat.seat == bindparam("pilot_seat")
 )
 _PILOTED = (
-    select(Seat.autopilot_since, Player.bot)
+    select(Seat.autopilot_since, Seat.autopilot_bot, Player.bot)
     .join(Player, Player.id == Seat.player_id)
     .where(Seat.game_id == bindparam("game_id"), Seat.seat == bindparam("seat"))
 )
@@ -71,13 +75,20 @@ class _Handed:
 
 
 def hand_over(
-    config: Settings, seat: links.SeatKey, on: bool, now: datetime | None = None
+    config: Settings,
+    seat: links.SeatKey,
+    on: bool,
+    now: datetime | None = None,
+    bot: str | None = None,
 ) -> list[int]:
-    """Put the seat on autopilot (`on`) or take it back, for its player; the outbox ids to
-    send. Doing what is done already changes nothing. The seat's claims are checked under the
-    game's lock (a withdrawn link is refused); GameOver and the like when the game is not under
-    way or the seat left it, OutOfTime when it is the seat's turn and its time has run out."""
+    """Put the seat on autopilot (`on`) with `bot` (greedy or mcts, checked by
+    `bot_seats.autopilot_bot`; None: the default), or take it back, for its player; the outbox
+    ids to send. Doing what is done already changes nothing; `on` with the other bot switches
+    to it. The seat's claims are checked under the game's lock (a withdrawn link is refused);
+    GameOver and the like when the game is not under way or the seat left it, OutOfTime when
+    it is the seat's turn and its time has run out."""
     now = now or utcnow()
+    kind = bot_seats.autopilot_bot(bot) if on else None
     conn = db.session.connection()
     index = seat.seat
     try:
@@ -86,24 +97,31 @@ def hand_over(
         mine = conn.execute(_PILOTED, {"game_id": seat.game_id, "seat": index}).one()
         if mine.bot is not None:
             raise Refused("A bot's seat is played by its bot; there is no one to hand it to.")
-        done = (mine.autopilot_since is not None) == on
+        piloted = mine.autopilot_since is not None
         handed: _Handed | None = None
-        if not done and game.row.to_move == index:
+        if piloted != on and game.row.to_move == index:
             handed = _to_bot(game, now) if on else _to_player(conn, config, game, index, now)
     except (ServiceError, links.LinkError):
         db.session.rollback()
         raise
-    if done:
+    if piloted == on and (not on or mine.autopilot_bot == kind):
         db.session.commit()
         return []
-    detail = handed.detail if handed is not None else None
-    endings.record_event(conn, game, ON if on else OFF, index, now, detail)
+    chosen = {"bot": kind} if on else {}
+    if piloted and on:
+        endings.record_event(conn, game, SWITCHED, index, now, chosen)
+        conn.execute(_SET, {"pilot_game_id": seat.game_id, "pilot_seat": index, **_bot(kind)})
+        db.session.commit()
+        return []
+    detail = {**(handed.detail if handed is not None and handed.detail else {}), **chosen}
+    endings.record_event(conn, game, ON if on else OFF, index, now, detail or None)
     conn.execute(
         _SET,
         {
             "pilot_game_id": seat.game_id,
             "pilot_seat": index,
             "autopilot_since": now if on else None,
+            **_bot(kind),
             **(handed.bank if handed is not None and handed.bank else {}),
         },
     )
@@ -113,6 +131,10 @@ def hand_over(
         if not on:
             written = [_turn_letter(config, game, index, handed.turn, now)]
     return endings.commit_letters(conn, config, seat.game_id, written)
+
+
+def _bot(kind: str | None) -> dict[str, str | None]:
+    return {"autopilot_bot": kind}
 
 
 def _to_bot(game: endings.Locked, now: datetime) -> _Handed:

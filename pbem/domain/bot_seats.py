@@ -4,8 +4,9 @@ and who plays a seat now.
 A bot is a kind of seat, not a person: it has a name ("pbem MCTS") and no address, accepts its
 invitation the moment the game is made, and is never written an email, never counted against a
 rate limit and never checked as an address. One `players` row per kind of bot (`players.bot`)
-plays every seat of that kind. A person's seat may also be played for them by the search bot
-while it is on autopilot (`seats.autopilot_since`).
+plays every seat of that kind. A person's seat may also be played for them by a bot while it is
+on autopilot (`seats.autopilot_since`): the one its player chose (`seats.autopilot_bot`, greedy
+by default, also when running out of time handed the seat over).
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ from pbem.config import Settings
 from pbem.domain.addresses import normalise_address
 from pbem.domain.errors import SetupError
 from pbem.extensions import db
+from pbem.games.base import shorten
 from pbem.models import NO_TURN_MAIL, Player
+
+# The bots a player may hand their seat to, weakest first; the default, also for a timeout.
+AUTOPILOT_BOTS = ("greedy", "mcts")
+AUTOPILOT_DEFAULT = "greedy"
 
 ORGANISER_IS_A_PERSON = (
     "The first player is the organiser, who must be a person with an email address: put the "
@@ -92,9 +98,22 @@ def bot_players(kinds: Sequence[str]) -> dict[str, Player]:
     return found
 
 
-def played_by(bot: str | None, autopilot: bool) -> str | None:
-    """The bot that plays a seat now: its own kind for a bot's seat, the search bot for a
-    person's seat on autopilot; None when its player plays it."""
+def autopilot_bot(text: str | None) -> str:
+    """The bot a player hands their seat to, as a form sends it (`greedy` or `mcts`, any case;
+    nothing: the default). SetupError naming the choices for anything else."""
+    kind = (text or "").strip().lower() or AUTOPILOT_DEFAULT
+    if kind not in AUTOPILOT_BOTS:
+        raise SetupError(
+            f"{shorten(text or '')!r} is not a bot autopilot can hand your seat to: choose "
+            "greedy (quick and plain) or mcts (pbem's strongest)."
+        )
+    return kind
+
+
+def played_by(bot: str | None, autopilot: bool, chosen: str | None = None) -> str | None:
+    """The bot that plays a seat now: its own kind for a bot's seat, for a person's seat on
+    autopilot the bot its player `chosen` (the default when none is recorded); None when its
+    player plays it."""
     if bot is not None:
         return bot
-    return bots.SEARCH if autopilot else None
+    return (chosen or AUTOPILOT_DEFAULT) if autopilot else None

@@ -7,11 +7,13 @@ finds where a bot should have acted and has not.
    may wait on it.
 2. A draw offer standing against a seat a bot plays: the bot rates the position and accepts
    when it is even or worse for it, else declines, through `endings.answer_draw` like a person.
-3. The seat to move played by a bot (its own, or a person's on autopilot), and no submission of
-   this ply stored yet: the bot chooses within PBEM_BOT_SECONDS, from what its seat sees
-   (pbem.bots.Observation), and its move is stored by `moves.submit_move`, bound to the ply, like
-   a person's. The caller queues `apply_move` for it. A move made meanwhile makes the bot's
-   stale, and it is refused as a person's would be: a bot never moves twice in one turn.
+3. The seat to move played by a bot (its own, or a person's on autopilot: the bot its player
+   chose, `seats.autopilot_bot`), and no submission of this ply stored yet: the bot chooses
+   within PBEM_BOT_SECONDS, from what its seat sees (pbem.bots.Observation), and its move is
+   stored by `moves.submit_move`, bound to the ply, like a person's; on autopilot it is marked
+   with the bot, so that the record, the pages and the mail say the bot made it. The caller
+   queues `apply_move` for it. A move made meanwhile makes the bot's stale, and it is refused
+   as a person's would be: a bot never moves twice in one turn.
 
 Running it twice, or for a game where no bot is due, does nothing more.
 """
@@ -108,8 +110,9 @@ def act(config: Settings, game_id: str) -> Acted:
     bot = bots.get(str(seat.played_by))
     seen = _seen(game, to_move)
     move = bot.choose(seen, rng_for(config.signing_key, game.id, game.ply, seen), budget(config))
+    pilot = bot.kind if seat.bot is None else None
     try:
-        submission_id = moves.submit_move(seat, move, game.ply, by_bot=True)
+        submission_id = moves.submit_move(seat, move, game.ply, by_bot=True, autopilot=pilot)
     except ServiceError as exc:
         # Something happened while it thought (a move, a resignation, its player took the seat
         # back): the turn is not the bot's any more.

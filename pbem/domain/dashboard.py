@@ -51,7 +51,8 @@ class GameLine:
     paused: bool = False  # the player to move is on vacation
     name: str | None = None  # the organiser's name for the game (Game.title); None: unnamed
     seat: int = 0  # the player's seat in it
-    autopilot: bool = False  # pbem's search bot plays the player's seat for them
+    autopilot: bool = False  # one of pbem's bots plays the player's seat for them
+    autopilot_bot: str | None = None  # which (greedy or mcts), while on autopilot
     active: bool = True  # the player is still in the game (not resigned or out of time)
     result: str = ""  # a finished game's, from the player's side: "you won", "Blue won"
 
@@ -123,6 +124,7 @@ def game_lines(config: Settings, player: Player, now: datetime | None = None) ->
                 name=game.title,
                 seat=seat.seat,
                 autopilot=seat.autopilot_since is not None,
+                autopilot_bot=seat.autopilot_bot,
                 active=seat.state == ACTIVE,
                 result=_result(game.outcome, who, seat.seat) if game.status == FINISHED else "",
             )
@@ -167,7 +169,7 @@ def request_signin(config: Settings, address: str) -> list[int]:
         return []
     link = f"{config.base_url}/signin/{signin_token(config, player)}"
     outbox_ids = write_letters(
-        db.session.connection(), config, [letters.signin(config, address, link)]
+        db.session.connection(), config, [letters.signin(config, address, link, player.id)]
     )
     db.session.commit()
     return outbox_ids

@@ -8,7 +8,7 @@ refused (`GameOver`, `Conflict`) with a message that says what happened.
 
 Two-player games end at once: the player out of time or resigning loses. In a game of three or
 four, the game's timeout policy decides a timeout (`drop`: the seat takes no more turns, ranks
-last and play goes on, `pbem.games.State.drop`; `autopilot`: pbem's search bot plays the seat
+last and play goes on, `pbem.games.State.drop`; `autopilot`: pbem's greedy bot plays the seat
 from then on, until its player takes it back, `pbem.domain.autopilot`); a resignation always
 drops the seat.
 """
@@ -24,7 +24,7 @@ from sqlalchemy import Connection, bindparam, exists, insert, select, update
 
 from pbem import games, links
 from pbem.config import Settings
-from pbem.domain import letters, outcomes, turns
+from pbem.domain import bot_seats, letters, outcomes, turns
 from pbem.domain.access import check_claims
 from pbem.domain.errors import (
     Conflict,
@@ -440,11 +440,19 @@ _SET_AUTOPILOT = update(Seat).where(
 def _autopilot(
     conn: Connection, config: Settings, game: Locked, seat: int, now: datetime
 ) -> list[Letter]:
-    """A seat out of time under the autopilot policy: the search bot plays it from now on, this
-    turn first (a bot's turn is not timed); everyone is told, its player how to take it back."""
-    record_event(conn, game, TIMED_OUT, seat, now, {"autopilot": True})
+    """A seat out of time under the autopilot policy: the default bot (greedy) plays it from now
+    on, this turn first (a bot's turn is not timed); everyone is told, its player how to take it
+    back. Its player may switch it to the stronger bot from the game page."""
+    kind = bot_seats.AUTOPILOT_DEFAULT
+    record_event(conn, game, TIMED_OUT, seat, now, {"autopilot": True, "bot": kind})
     conn.execute(
-        _SET_AUTOPILOT, {"pilot_game_id": game.row.id, "pilot_seat": seat, "autopilot_since": now}
+        _SET_AUTOPILOT,
+        {
+            "pilot_game_id": game.row.id,
+            "pilot_seat": seat,
+            "autopilot_since": now,
+            "autopilot_bot": kind,
+        },
     )
     seats, seat_clocks, _ = read_seats(conn, [game.row.id])
     infos, clocks_of = seats[game.row.id], seat_clocks[game.row.id]
@@ -453,7 +461,10 @@ def _autopilot(
     who = seat_names(game.facts, infos)
     state = game.state()
     recent = recent_moves(conn, game.row.id, who)
-    return [letters.autopilot(config, game.facts, info, state, who, seat, recent) for info in infos]
+    return [
+        letters.autopilot(config, game.facts, info, state, who, seat, recent, kind)
+        for info in infos
+    ]
 
 
 # --- cancelling ----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from pbem.models import DROP, TIMEOUT_POLICIES
 
 def check_timeout_policy(policy: str | None, players: int) -> str:
     """What becomes of a seat out of time in a game of three or four: it leaves (`drop`, the
-    default) or the search bot plays it (`autopilot`). A two-player game is lost on time
+    default) or the greedy bot plays it (`autopilot`). A two-player game is lost on time
     whatever the policy. SetupError for any other value."""
     if policy is None or not policy.strip():
         return DROP

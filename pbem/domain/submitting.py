@@ -50,17 +50,27 @@ _SUBMIT_READ = (
 _INSERT_SUBMISSION = insert(Submission).returning(Submission.id)
 
 
-def submit_move(seat: links.SeatKey, move: str, ply: int, by_bot: bool = False) -> int:
+def submit_move(
+    seat: links.SeatKey, move: str, ply: int, by_bot: bool = False, autopilot: str | None = None
+) -> int:
     """Check `move` for `ply` against the game as it stands and store it as a pending
-    submission; returns its id. `by_bot`: the bot that plays the seat submits it. The worker
+    submission; returns its id. `by_bot`: the bot that plays the seat submits it, `autopilot`
+    naming it when the seat is a person's on autopilot (its move is marked so). The worker
     checks again under the game's row lock, because another move may land before it applies."""
     move = move.strip()
     with db.engine.connect() as conn:
         autocommit = conn.execution_options(isolation_level="AUTOCOMMIT")
-        return _submit(autocommit, seat, move, ply, by_bot)
+        return _submit(autocommit, seat, move, ply, by_bot, autopilot if by_bot else None)
 
 
-def _submit(conn: Connection, seat: links.SeatKey, move: str, ply: int, by_bot: bool) -> int:
+def _submit(
+    conn: Connection,
+    seat: links.SeatKey,
+    move: str,
+    ply: int,
+    by_bot: bool,
+    autopilot: str | None = None,
+) -> int:
     game = conn.execute(_SUBMIT_READ, {"game_id": seat.game_id, "seat": seat.seat}).one_or_none()
     if isinstance(seat, links.LinkClaims):
         check_claims(seat, game)
@@ -88,6 +98,7 @@ def _submit(conn: Connection, seat: links.SeatKey, move: str, ply: int, by_bot: 
             "seat": seat.seat,
             "ply": ply,
             "move": move,
+            "autopilot": autopilot,
             "status": PENDING,
             "created_at": now,
         },

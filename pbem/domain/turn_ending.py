@@ -79,6 +79,7 @@ _NUMBERED_MOVES = (
         Move.seat,
         Move.move,
         Move.words,
+        Move.autopilot,
         func.row_number().over(partition_by=Move.game_id, order_by=Move.ply.desc()).label("newest"),
     )
     .where(Move.game_id.in_(bindparam("game_ids", expanding=True)))
@@ -92,6 +93,7 @@ _RECENT_OF_GAMES = (
         _NUMBERED_MOVES.c.seat,
         _NUMBERED_MOVES.c.move,
         _NUMBERED_MOVES.c.words,
+        _NUMBERED_MOVES.c.autopilot,
     )
     .where(_NUMBERED_MOVES.c.newest < RECENT_MOVES)
     .order_by(_NUMBERED_MOVES.c.game_id, _NUMBERED_MOVES.c.ply)
@@ -123,6 +125,7 @@ class Played:
     after: games.State
     submitted_at: datetime
     turn: turns.TurnClock  # the turn this move was made in
+    autopilot: str | None = None  # the bot that made it for the seat's player (Move.autopilot)
 
     @property
     def ends_turn(self) -> bool:
@@ -199,7 +202,7 @@ def move_by(clock: clocks.Clock, turn: turns.TurnClock, seat: SeatClock, now: da
     return turns.shown_deadline(clock, turn, now, seat.away_until)
 
 
-Recent = dict[str, list[tuple[int, int, str, str | None]]]
+Recent = dict[str, list[tuple[int, int, str, str | None, str | None]]]
 
 
 def end_turns(
@@ -221,15 +224,17 @@ def end_turns(
     game_ids = sorted({p.game.id for p in tell})
     seats, seat_clocks, previous = read_seats(conn, game_ids)
     recent: Recent = {}
-    for game_id, ply, seat, move, words in conn.execute(_RECENT_OF_GAMES, {"game_ids": game_ids}):
-        recent.setdefault(game_id, []).append((ply, seat, move, words))
+    for row in conn.execute(_RECENT_OF_GAMES, {"game_ids": game_ids}):
+        recent.setdefault(row.game_id, []).append(
+            (row.ply, row.seat, row.move, row.words, row.autopilot)
+        )
     banks: list[dict[str, Any]] = []
     written: list[Letter] = []
     bot_games: list[str] = []
     for p in played:
         # Every move of the batch joins its game's list, the first action of a turn too.
         moves = recent.setdefault(p.game.id, [])
-        moves.append((p.ply, p.seat, p.move, p.words))
+        moves.append((p.ply, p.seat, p.move, p.words, p.autopilot))
         if not p.ends_turn:
             continue
         game = playing[p.game.id]
@@ -242,7 +247,8 @@ def end_turns(
             game_clocks[p.seat] = SeatClock(bank, mover.away_until, mover.played_by)
         who = seat_names(p.game, game_seats)
         shown: list[tuple[int, str, str]] = [
-            said(ply, s, move, words, who) for ply, s, move, words in moves[-RECENT_MOVES:]
+            said(ply, s, move, words, who, pilot)
+            for ply, s, move, words, pilot in moves[-RECENT_MOVES:]
         ]
         if p.after.outcome is not None:
             written += letters.results(config, p.game, game_seats, p.after, who, shown)

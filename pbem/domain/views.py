@@ -9,10 +9,15 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any, Protocol, Self
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import select
 
 from pbem import games
 from pbem.domain import bot_seats, clocks, outcomes, turns
+from pbem.domain.move_lists import RECENT_MOVES as RECENT_MOVES
+from pbem.domain.move_lists import RecentMove as RecentMove
+from pbem.domain.move_lists import move_json as move_json
+from pbem.domain.move_lists import recent_moves as recent_moves
+from pbem.domain.move_lists import said as said
 from pbem.domain.names import display_names
 from pbem.domain.turns import move_number as move_number
 from pbem.extensions import db
@@ -30,7 +35,6 @@ from pbem.models import (
     utcnow,
 )
 
-RECENT_MOVES = 8
 # What plays a seat: a person, or a bot (pbem.domain.bot_seats).
 HUMAN, BOT = "human", "bot"
 
@@ -73,7 +77,7 @@ def names(game: Game) -> list[str]:
 
 def who_plays(seat: Seat) -> dict[str, Any]:
     """What the API says of who plays a seat: `kind` (a person or a bot), the bot's kind for a
-    bot's seat, and whether the search bot plays a person's seat for them (autopilot)."""
+    bot's seat, and whether one of pbem's bots plays a person's seat for them (autopilot)."""
     bot = seat.player.bot
     return {
         "kind": HUMAN if bot is None else BOT,
@@ -165,12 +169,13 @@ class SeatInfo:
     mail_preference: str = EVERY_TURN  # every, digest or none: which turn mail they want
     bounced: bool = False  # mail to the address bounced: nothing more is sent to it
     bot: str | None = None  # the kind of bot whose seat it is (None: a person's)
-    autopilot: bool = False  # a person's seat the search bot plays for them for now
+    autopilot: bool = False  # a person's seat a bot plays for them for now
+    autopilot_bot: str | None = None  # the bot its player handed it to, while on autopilot
 
     @property
     def played_by(self) -> str | None:
         """The bot that plays the seat now (None: its player does)."""
-        return bot_seats.played_by(self.bot, self.autopilot)
+        return bot_seats.played_by(self.bot, self.autopilot, self.autopilot_bot)
 
     @classmethod
     def of(cls, seat: Seat) -> SeatInfo:
@@ -189,6 +194,7 @@ class SeatInfo:
             player.bounced_at is not None,
             player.bot,
             seat.autopilot_since is not None,
+            seat.autopilot_bot,
         )
 
     @classmethod
@@ -208,6 +214,7 @@ class SeatInfo:
             row.bounced_at is not None,
             row.bot,
             row.autopilot_since is not None,
+            row.autopilot_bot,
         )
 
 
@@ -226,6 +233,7 @@ SEAT_INFO = (
     Player.bounced_at,
     Player.bot,
     Seat.autopilot_since,
+    Seat.autopilot_bot,
 )
 
 
@@ -349,66 +357,6 @@ def picture(seat: Seat, recent: int = RECENT_MOVES) -> SeatPicture:
     return SeatPicture(game, seat, load_state(game), who, moves)
 
 
-class RecentMove(tuple[int, str, str]):
-    """A move as pages and mail list it: a (ply, who, move) tuple, so code that unpacks or
-    compares three still works, that also carries the move in words."""
-
-    words: str | None  # the engine's sentence with the names filled in; None for old moves
-
-    def __new__(cls, ply: int, who: str, move: str, words: str | None = None) -> RecentMove:
-        made = super().__new__(cls, (ply, who, move))
-        made.words = words
-        return made
-
-    @property
-    def ply(self) -> int:
-        return self[0]
-
-    @property
-    def number(self) -> int:
-        return move_number(self[0])
-
-    @property
-    def who(self) -> str:
-        """The mover's name."""
-        return self[1]
-
-    @property
-    def move(self) -> str:
-        """The move in the game's notation."""
-        return self[2]
-
-    @property
-    def sentence(self) -> str:
-        """The move in words: the engine's, or for a move stored before moves had words, who
-        played what."""
-        return self.words or f"{self[1]} played {self[2]}"
-
-
-def said(ply: int, seat: int, move: str, words: str | None, who: Sequence[str]) -> RecentMove:
-    """A stored move (`words` with seat placeholders, as `Move.words` holds them) with the
-    players' names `who` put in."""
-    name = who[seat] if 0 <= seat < len(who) else f"seat {seat}"
-    return RecentMove(ply, name, move, games.fill_names(words, who) if words else None)
-
-
-_RECENT = (
-    select(Move.ply, Move.seat, Move.move, Move.words)
-    .where(Move.game_id == bindparam("game_id"))
-    .order_by(Move.ply.desc())
-    .limit(bindparam("limit"))
-)
-
-
-def recent_moves(
-    conn: Connection, game_id: str, who: Sequence[str], limit: int = RECENT_MOVES
-) -> list[tuple[int, str, str]]:
-    """The game's last `limit` moves, oldest first, in words with the names `who`: each a
-    RecentMove (typed as the (ply, who, move) tuple that letters take)."""
-    rows = conn.execute(_RECENT, {"game_id": game_id, "limit": limit}).all()
-    return [said(ply, seat, move, words, who) for ply, seat, move, words in reversed(rows)]
-
-
 def history(game: Game) -> list[Move]:
     return list(
         db.session.execute(select(Move).where(Move.game_id == game.id).order_by(Move.ply)).scalars()
@@ -451,10 +399,12 @@ def replay(game: Game) -> Iterator[games.State]:
 
 
 def position_after(game: Game, ply: int) -> games.State | None:
-    """The state after `ply` moves (0 = the start); None when the game has no such position."""
+    """The state after `ply` moves (0 = the start); None when the game has no such position.
+    The last position of a game the service ended is settled, as `load_state` reads it: its
+    board says the game is over, not whose turn it was."""
     for index, state in enumerate(replay(game)):
         if index == ply:
-            return state
+            return settle(state, game.outcome) if ply == game.ply else state
     return None
 
 
@@ -496,15 +446,7 @@ def game_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
         "status": game.status,
         "ply": game.ply,
         "outcome": game.outcome,
-        "moves": [
-            {
-                "ply": m.ply,
-                "seat": m.seat,
-                "move": m.move,
-                "at": m.created_at.isoformat() + "Z",
-            }
-            for m in history(game)
-        ],
+        "moves": [move_json(m) for m in history(game)],
         # Not moves: a replay plays the moves, dropping a seat where an event says it left.
         "events": [
             {
@@ -568,7 +510,7 @@ def timing(game: Game, now: datetime | None = None) -> Timing:
     for seat in game.seats:
         player = seat.player
         away = player.vacation_until if player.vacation_since is not None else None
-        bot_plays = bot_seats.played_by(player.bot, seat.autopilot_since is not None)
+        bot_plays = player.bot is not None or seat.autopilot_since is not None
         # A bot's turns are not timed: it has no time to count.
         if not running or clock.kind == "none" or seat.state != ACTIVE or bot_plays:
             left = None

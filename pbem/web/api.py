@@ -155,10 +155,7 @@ def history(game_id: str) -> Response:
     seat = seat_for(game_id)
     return jsonify(
         ply=seat.game.ply,
-        moves=[
-            {"ply": m.ply, "seat": m.seat, "move": m.move, "at": m.created_at.isoformat() + "Z"}
-            for m in views.history(seat.game)
-        ],
+        moves=[views.move_json(m) for m in views.history(seat.game)],
     )
 
 

@@ -22,7 +22,7 @@ from datetime import datetime
 from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem import bots, dispatch, games
+from pbem import dispatch, games
 from pbem.config import Settings
 from pbem.domain import access, bot_seats, bot_turns, dashboard, rotation, starting, vacation, when
 from pbem.domain import autopilot as autopilot_domain
@@ -36,7 +36,7 @@ from pbem.web import ratelimits
 from pbem.web.access import blocking_player_for, player_for, signin_player_for
 from pbem.web.errors import refusal
 from pbem.web.limits import TooLong, shorten
-from pbem.web.play import Instant, instant
+from pbem.web.play import AUTOPILOT_CHOICES, Instant, instant
 from pbem.web.start import (
     available_games,
     bot_choices,
@@ -84,15 +84,15 @@ def _dashboard(player: Player, token: str, **context: object) -> str:
         mail_choices=MAIL_CHOICES,
         name_length=NAME_LENGTH,
         done=DONE.get(request.args.get("done", ""), ""),
-        bot_name=bots.get(bots.SEARCH).name,
+        autopilot_choices=AUTOPILOT_CHOICES,
         **context,
     )
 
 
 @bp.post("/me/<token>/autopilot")
 def autopilot(token: str) -> Response | tuple[str, int]:
-    """Hand one of the player's seats to pbem's search bot, or take it back (`game`, `seat`,
-    `autopilot` on or off)."""
+    """Hand one of the player's seats to one of pbem's bots, or take it back (`game`, `seat`,
+    `autopilot` on or off, `bot` greedy or mcts: greedy when not given)."""
     player = player_for(token)
     choice = request.form.get("autopilot", "")
     seat = dashboard.seat_of(player, request.form.get("game", ""), request.form.get("seat", ""))
@@ -105,7 +105,8 @@ def autopilot(token: str) -> Response | tuple[str, int]:
         return _dashboard(player, token, autopilot_error=problem), 400
     on = choice == "on"
     try:
-        outbox_ids = autopilot_domain.hand_over(settings(), seat, on)
+        bot = bot_seats.autopilot_bot(request.form.get("bot")) if on else None
+        outbox_ids = autopilot_domain.hand_over(settings(), seat, on, bot=bot)
     except ServiceError as exc:
         return _dashboard(player, token, autopilot_error=exc.message), exc.status
     dispatch.send_emails_later(outbox_ids)
@@ -124,8 +125,12 @@ DONE = {
 # The turn mail a player may choose, as the dashboard offers it.
 MAIL_CHOICES = (
     (EVERY_TURN, "Every turn: an email each time it is your move"),
-    (DIGEST, "One daily digest: one email a day listing the games waiting for your move"),
-    (NO_TURN_MAIL, "No turn emails: you look at your games here"),
+    (
+        DIGEST,
+        "One daily digest: one email a day listing the games waiting for your move, and a "
+        "reminder of its own before a deadline",
+    ),
+    (NO_TURN_MAIL, "No turn emails: you look at your games here (no reminders either)"),
 )
 
 

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from pbem import dispatch, links
 from pbem.domain import autopilot as autopilot_domain
-from pbem.domain import bot_turns, cancelling, endings, starting, views
+from pbem.domain import bot_seats, bot_turns, cancelling, endings, starting, views
 from pbem.domain.errors import ServiceError
 from pbem.domain.titles import game_named
 from pbem.extensions import db, settings
@@ -246,7 +246,8 @@ def decline_cancel(token: str) -> Answer:
 
 @bp.post("/play/<token>/autopilot")
 def autopilot(token: str) -> Answer:
-    """Hand the seat to pbem's search bot (`autopilot=on`) or take it back (`off`)."""
+    """Hand the seat to one of pbem's bots (`autopilot=on`, `bot` greedy or mcts; greedy when
+    not given) or take it back (`off`)."""
     choice = request.form.get("autopilot", "")
     if choice not in ("on", "off"):
         return _refused(
@@ -257,9 +258,13 @@ def autopilot(token: str) -> Answer:
             400,
         )
     on = choice == "on"
+    try:
+        bot = bot_seats.autopilot_bot(request.form.get("bot")) if on else None
+    except ServiceError as exc:
+        return _refused(token, exc.code, exc.message, exc.status)
     return _act(
         token,
-        lambda claims: autopilot_domain.hand_over(settings(), claims, on),
+        lambda claims: autopilot_domain.hand_over(settings(), claims, on, bot=bot),
         f"autopilot_{choice}",
     )
 

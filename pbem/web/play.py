@@ -19,7 +19,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from pbem import bots, dispatch
-from pbem.domain import cancelling, clock_task, endings, moves, turns, views, when
+from pbem.domain import bot_seats, cancelling, clock_task, endings, moves, turns, views, when
 from pbem.domain.errors import GameOver, MoveRefused, NotYourTurn, StalePly
 from pbem.extensions import settings
 from pbem.games.base import seat_mark
@@ -71,7 +71,7 @@ def game_history(seat: Seat, token: str) -> dict[str, Any]:
     colours = boardkit.seat_colours(game)
     moves = []
     for m in views.history(game):
-        said = views.said(m.ply, m.seat, m.move, m.words, names)
+        said = views.said(m.ply, m.seat, m.move, m.words, names, m.autopilot)
         colour = colours[m.seat] if 0 <= m.seat < len(colours) else ""
         moves.append(
             {
@@ -82,6 +82,7 @@ def game_history(seat: Seat, token: str) -> dict[str, Any]:
                 "who": said.who,
                 "move": m.move,
                 "words": said.words,
+                "autopilot": said.autopilot_note,
                 "href": url_for("boardkit.replay_page", token=token, ply=said.number),
             }
         )
@@ -151,12 +152,26 @@ def game_page(
         cancel_offer=offer,
         players=players_of(game) if game.status == INVITING else [],
         cancel_by=instant(cancelled_by(game), zone),
-        done=DONE.get(done, ""),
+        done=done_notice(done, game, seat),
         news=news_for(game, seat, pic.names),
-        bot_name=bots.get(bots.SEARCH).name,
+        bot_name=autopilot_name(seat.autopilot_bot),
+        autopilot_choices=AUTOPILOT_CHOICES,
         bot_to_move=mover is not None and views.SeatInfo.of(mover).played_by is not None,
         **extra,
     )
+
+
+# The bots a player may hand their seat to, as the autopilot forms offer them, the default first.
+AUTOPILOT_CHOICES = (
+    ("greedy", "pbem Greedy: quick, plays for the best score of each turn"),
+    ("mcts", "pbem MCTS: pbem's strongest, searches ahead"),
+)
+
+
+@bp.app_template_global("autopilot_name")
+def autopilot_name(kind: str | None) -> str:
+    """The name of the bot that plays (or would play) a seat on autopilot."""
+    return bots.get(bot_seats.played_by(None, True, kind) or bot_seats.AUTOPILOT_DEFAULT).name
 
 
 # --- the clock as the pages show it ------------------------------------------------------------
@@ -295,7 +310,7 @@ class Actions:
     # Agree to the proposal to cancel standing, or decline it (or withdraw one's agreement).
     agree_cancel: bool = False
     decline_cancel: bool = False
-    # The seat's player may hand it to the search bot (autopilot), or take it back.
+    # The seat's player may hand it to one of pbem's bots (autopilot), or take it back.
     autopilot: bool = False
     on_autopilot: bool = False
 
@@ -392,6 +407,14 @@ def cancelled_by(game: Game) -> datetime | None:
     if game.status != INVITING or game.confirmed_at is None:
         return None
     return clock_task.cancel_at(settings(), game.confirmed_at)
+
+
+def done_notice(done: str, game: Game, seat: Seat) -> str:
+    """What the page says after an action (`DONE`); nothing for a draw offer that still stands,
+    since the offer's own notice (`_draw_offer.html`) says it already."""
+    if done == "draw_offered" and game.status == RUNNING and game.draw_offered_by == seat.seat:
+        return ""
+    return DONE.get(done, "")
 
 
 def news_for(game: Game, seat: Seat, names: list[str]) -> str:

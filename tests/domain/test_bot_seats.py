@@ -343,13 +343,15 @@ def test_a_timeout_under_the_autopilot_policy_hands_the_seat_to_the_bot(app: Fla
     assert game.seats[late].autopilot_since is not None
     assert game.to_move == late and game.deadline is None
     event = db.session.execute(select(GameEvent)).scalars().one()
-    assert (event.kind, event.seat, event.detail) == ("timeout", late, {"autopilot": True})
+    detail = {"autopilot": True, "bot": "greedy"}
+    assert (event.kind, event.seat, event.detail) == ("timeout", late, detail)
+    assert game.seats[late].autopilot_bot == "greedy", "a timeout hands the seat to greedy"
     news = mails()[before:]
     assert sorted(m.to for m in news if m.kind == "autopilot") == sorted(
         [ALICE, BOB, "carol@example.org"]
     )
     own = next(m for m in news if m.to == email)
-    assert "You ran out of time" in own.text and "pbem MCTS" in own.text
+    assert "You ran out of time" in own.text and "pbem Greedy" in own.text
     assert "Take your seat back" in own.text
     # The task then hands the turn to the bot, which moves for the seat.
     dispatch.play_bots_later(bot_turns.with_bots(report.timed_out))

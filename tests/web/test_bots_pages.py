@@ -153,7 +153,8 @@ def test_the_dashboard_switches_autopilot_per_game(client: FlaskClient) -> None:
     done = client.post(f"{path}/autopilot", data=form)
     assert done.status_code == 303 and "done=autopilot_on" in done.headers["Location"]
     page = client.get(done.headers["Location"]).text
-    assert "Take my seat back" in page and "on autopilot: pbem MCTS plays your seat" in page
+    # No `bot` sent: the default, greedy.
+    assert "Take my seat back" in page and "on autopilot: pbem Greedy plays your seat" in page
     back = client.post(f"{path}/autopilot", data={**form, "autopilot": "off"})
     assert back.status_code == 303
     assert _alice(_game(game.id)).autopilot_since is None

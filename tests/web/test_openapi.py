@@ -97,7 +97,9 @@ def test_real_responses_match_the_schemas(schema: Any, played: tuple[Game, str])
 
     def call(path: str, method: str = "GET", expect: int = 200, **parts: Any) -> Any:
         case = schema[path][method].Case(**parts)
-        response = case.call()
+        # Schemathesis's WSGI transport does not undo Content-Encoding; compression has its own
+        # tests (tests/web/test_compression.py).
+        response = case.call(headers={"Accept-Encoding": "identity"})
         assert response.status_code == expect, response.text
         case.validate_response(response, checks=CHECKS)
         seen.add((path, response.status_code))

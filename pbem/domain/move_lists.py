@@ -1,0 +1,109 @@
+"""The moves of a game as pages, mail and the API list them: in words with the players' names,
+and marked when a bot made one for its player on autopilot (`Move.autopilot`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, select
+
+from pbem import games
+from pbem.domain.turns import move_number
+from pbem.models import Move
+
+RECENT_MOVES = 8
+
+
+class RecentMove(tuple[int, str, str]):
+    """A move as pages and mail list it: a (ply, who, move) tuple, so code that unpacks or
+    compares three still works, that also carries the move in words, and the bot that made it
+    when the seat was on autopilot."""
+
+    words: str | None  # the engine's sentence with the names filled in; None for old moves
+    autopilot: str | None  # the bot that made it for the seat's player (Move.autopilot)
+
+    def __new__(
+        cls, ply: int, who: str, move: str, words: str | None = None, autopilot: str | None = None
+    ) -> RecentMove:
+        made = super().__new__(cls, (ply, who, move))
+        made.words = words
+        made.autopilot = autopilot
+        return made
+
+    @property
+    def ply(self) -> int:
+        return self[0]
+
+    @property
+    def number(self) -> int:
+        return move_number(self[0])
+
+    @property
+    def who(self) -> str:
+        """The mover's name."""
+        return self[1]
+
+    @property
+    def move(self) -> str:
+        """The move in the game's notation."""
+        return self[2]
+
+    @property
+    def autopilot_note(self) -> str:
+        """ "played by autopilot for Ann" when a bot made the move for its player; else ""."""
+        return f"played by autopilot for {self[1]}" if self.autopilot else ""
+
+    @property
+    def sentence(self) -> str:
+        """The move in words: the engine's, or for a move stored before moves had words, who
+        played what; with the autopilot note beside it, so that every page and email that
+        tells the move tells who made it."""
+        told = self.words or f"{self[1]} played {self[2]}"
+        return f"{told} ({self.autopilot_note})" if self.autopilot else told
+
+
+def said(
+    ply: int,
+    seat: int,
+    move: str,
+    words: str | None,
+    who: Sequence[str],
+    autopilot: str | None = None,
+) -> RecentMove:
+    """A stored move (`words` with seat placeholders, as `Move.words` holds them) with the
+    players' names `who` put in; `autopilot` the bot that made it for the seat's player."""
+    name = who[seat] if 0 <= seat < len(who) else f"seat {seat}"
+    return RecentMove(ply, name, move, games.fill_names(words, who) if words else None, autopilot)
+
+
+_RECENT = (
+    select(Move.ply, Move.seat, Move.move, Move.words, Move.autopilot)
+    .where(Move.game_id == bindparam("game_id"))
+    .order_by(Move.ply.desc())
+    .limit(bindparam("limit"))
+)
+
+
+def recent_moves(
+    conn: Connection, game_id: str, who: Sequence[str], limit: int = RECENT_MOVES
+) -> list[tuple[int, str, str]]:
+    """The game's last `limit` moves, oldest first, in words with the names `who`: each a
+    RecentMove (typed as the (ply, who, move) tuple that letters take)."""
+    rows = conn.execute(_RECENT, {"game_id": game_id, "limit": limit}).all()
+    return [
+        said(row.ply, row.seat, row.move, row.words, who, row.autopilot) for row in reversed(rows)
+    ]
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    """A recorded move as the API's move lists and the record give it: `autopilot` true (and
+    `autopilot_bot` its kind) when a bot made it for the seat's player."""
+    return {
+        "ply": move.ply,
+        "seat": move.seat,
+        "move": move.move,
+        "autopilot": move.autopilot is not None,
+        "autopilot_bot": move.autopilot,
+        "at": move.created_at.isoformat() + "Z",
+    }
