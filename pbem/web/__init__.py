@@ -7,9 +7,12 @@ from flask import Flask
 from pbem.domain import glossary
 from pbem.web import (
     api,
+    assets,
     board_scripts,
     boardkit,
+    compression,
     dashboard,
+    descriptions,
     errors,
     game_actions,
     headers,
@@ -21,6 +24,7 @@ from pbem.web import (
     play,
     ratelimits,
     rules,
+    site_files,
     start,
 )
 
@@ -38,19 +42,24 @@ BLUEPRINTS = (
     boardkit,
     board_scripts,
     dashboard,
+    site_files,
 )
 
 
 def init_app(app: Flask) -> None:
     """The request bounds, every blueprint, the refusals, the outage retry, the security
-    headers and the rate limits, in the order each needs."""
+    headers, the rate limits and compression, in the order each needs."""
     # Before the blueprints: their `<int:…>` rules take the bounded converter.
     limits.register(app)
     app.before_request(glossary.number_afresh)
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
+    assets.register(app)
+    descriptions.register(app)
     errors.register(app)
     # After the blueprints: it wraps every view registered above.
     outages.install(app)
+    # Hooks after a request run in the reverse order: compression after the security headers.
+    compression.register(app)
     headers.register(app)
     ratelimits.init_app(app)
