@@ -55,7 +55,7 @@ def test_without_a_title_the_game_has_no_name(env: Path) -> None:
     assert cli.main(["new-game", "countdown", *PLAYERS]) == 0
     ((game_id, title),) = _titles(env)
     assert title is None
-    assert _subjects(env) == [f"[pbem] Countdown {game_id}: you are invited to a game"] * 2
+    assert _subjects(env) == [f"[pbem] Countdown ({game_id}): you are invited to a game"] * 2
 
 
 @pytest.mark.parametrize(

@@ -273,7 +273,7 @@ def test_a_utf8_message_is_utf8_in_its_headers_only(app: Flask) -> None:
     built = mail.envelope(row, "Pbem Größe <pbem@pbem.test>")
     assert built.smtputf8 and built.recipient == "jürgen@example.org"
     head, _, body = built.message.partition(b"\r\n\r\n")
-    assert b"To: j\xc3\xbcrgen@example.org\r\n" in head and body.isascii()
+    assert b"To: <j\xc3\xbcrgen@example.org>\r\n" in head and body.isascii()
     assert b"Subject: =?utf-8?" in head and b"From: =?utf-8?" in head
     parsed = email.message_from_bytes(built.message, policy=email.policy.SMTPUTF8)
     assert parsed["To"] == "jürgen@example.org" and parsed["Subject"] == "[pbem] Grüße"

@@ -14,9 +14,10 @@ from typing import Any
 from pbem import bots, games, links
 from pbem.config import Settings
 from pbem.domain import board_pictures, glossary, views, when
+from pbem.domain.move_groups import MoveGroup
 from pbem.domain.outbox import Letter
 from pbem.domain.views import GameFacts, SeatInfo, SeatPicture, engine, move_number, settle
-from pbem.models import ACTIVE, EVERY_TURN, RUNNING, Game, Player
+from pbem.models import ACTIVE, DIGEST, EVERY_TURN, RUNNING, Game, Player
 
 Recent = list[tuple[int, str, str]]
 
@@ -28,22 +29,35 @@ def _about(
     them `rules_link`, the game's rules for players (None for a game without them).
 
     Not written when the seat's address bounces: nothing more is sent to it (pbem.domain.bounces).
+    It carries the player's one-click unsubscribe (`unsubscribe`).
     """
     context.update(game=game, seat=seat, title=engine(game).title, to=seat.email, name=seat.name)
     context.setdefault("rules_link", glossary.rules_url(config, game.engine))
     # A bot's seat has no address: it is never written an email.
     wanted = seat.email is not None and not seat.bounced
-    return Letter(seat.email or "", kind, game, context, wanted=wanted)
+    return Letter(
+        seat.email or "",
+        kind,
+        game,
+        context,
+        wanted=wanted,
+        list_unsubscribe=unsubscribe(config, seat.player_id),
+    )
+
+
+def unsubscribe(config: Settings, player_id: int) -> str:
+    """The List-Unsubscribe link of every email to a player (RFC 8058): their mail settings,
+    whose one-click POST turns turn mail off; invitations carry the block link instead."""
+    return links.mail_settings_url(config, player_id)
 
 
 def _turn_mail(config: Settings, game: GameFacts, seat: SeatInfo, letter: Letter) -> Letter:
     """A turn or reminder email as the seat's player wants it: written only when they take every
     turn by mail, and not while the search bot plays the seat for them (autopilot), with the
-    one-click unsubscribe link and, when pictures are on, the board."""
+    board when pictures are on."""
     return replace(
         letter,
         wanted=letter.wanted and seat.mail_preference == EVERY_TURN and not seat.autopilot,
-        list_unsubscribe=links.mail_settings_url(config, seat.player_id),
         picture=_picture_key(config, game, seat),
     )
 
@@ -78,7 +92,7 @@ def invitation(
     """`organiser`: the seat is the organiser's own, in a game an operator started for them
     (`pbem new-game`), so the letter does not say they invite themselves; `alone`: every other
     seat is a bot's, so the game starts on this acceptance."""
-    return _about(
+    letter = _about(
         config,
         game,
         seat,
@@ -88,6 +102,15 @@ def invitation(
         alone=alone,
         **_invitation_context(config, game, seat, names),
     )
+    return _unasked(config, seat, letter)
+
+
+def _unasked(config: Settings, seat: SeatInfo, letter: Letter) -> Letter:
+    """An invitation (or its confirmation) goes to an address that may never have asked for
+    pbem's mail: its List-Unsubscribe is the body's "never email me again" link, whose POST
+    blocks invitations to it (turning turn mail off would not stop what the reader
+    unsubscribes from)."""
+    return replace(letter, list_unsubscribe=links.block_url(config, seat.player_id))
 
 
 def confirmation(
@@ -96,7 +119,7 @@ def confirmation(
     """To the organiser of a game started from the web form: nobody else is emailed until the
     organiser's POST on this link proves the address is theirs. `invites`: whether anyone is
     to be invited then (not when every other seat is a bot's: the game starts at once)."""
-    return _about(
+    letter = _about(
         config,
         game,
         seat,
@@ -104,6 +127,7 @@ def confirmation(
         invites=invites,
         **_invitation_context(config, game, seat, names),
     )
+    return _unasked(config, seat, letter)
 
 
 def _invitation_context(
@@ -123,7 +147,7 @@ def started(
     config: Settings, game: GameFacts, seat: SeatInfo, state: games.State, who: list[str]
 ) -> Letter:
     pic = SeatPicture(game, seat, state, who)
-    letter = _at_board(config, game, seat, "started", pic)
+    letter = _at_board(config, game, seat, "started", pic, hand=own_hand(state, seat.seat))
     return replace(letter, picture=_picture_key(config, game, seat))
 
 
@@ -162,8 +186,17 @@ def turn(
         away_until=_when(away_until, seat),
         news=news,
         two_actions=_two_actions_left(state),
+        hand=own_hand(state, seat.seat),
     )
     return _turn_mail(config, game, seat, letter)
+
+
+def own_hand(state: games.State, seat: int) -> str:
+    """What the seat holds that only it sees ("your tiles: 4, 16, 47"; "" in a game without
+    hands), from its own summary: the HTML part shows it beside the board picture, which
+    shows only what everyone sees, as the text board does."""
+    hand = state.summary(seat).hand
+    return hand[:1].upper() + hand[1:] if hand else ""
 
 
 def _playable(
@@ -225,13 +258,15 @@ def new_links(config: Settings, game: Game, seat: SeatInfo, invited: bool) -> Le
     return _about(config, game, seat, "links", link=link, invited=invited)
 
 
-def signin(config: Settings, to: str, link: str) -> Letter:
+def signin(config: Settings, to: str, link: str, player_id: int | None = None) -> Letter:
+    """A sign-in link to `to`; with the player's id, their one-click unsubscribe too."""
     context = {
         "link": link,
         "minutes": links.SIGNIN_MAX_AGE_SECONDS // 60,
         "rules_index": glossary.rules_index_url(config),
     }
-    return Letter(to, "signin", None, context)
+    found = unsubscribe(config, player_id) if player_id is not None else None
+    return Letter(to, "signin", None, context, list_unsubscribe=found)
 
 
 def new_player_link(config: Settings, player: Player) -> Letter:
@@ -242,7 +277,9 @@ def new_player_link(config: Settings, player: Player) -> Letter:
         "name": player.name,
         "rules_index": glossary.rules_index_url(config),
     }
-    return Letter(player.address, "signedout", None, context)
+    return Letter(
+        player.address, "signedout", None, context, list_unsubscribe=unsubscribe(config, player.id)
+    )
 
 
 def undeliverable(
@@ -268,6 +305,7 @@ def undeliverable(
             "link": links.player_url(config, organiser_id, organiser_nonce),
             "rules_link": glossary.rules_url(config, game.engine),
         },
+        list_unsubscribe=unsubscribe(config, organiser_id),
     )
 
 
@@ -298,11 +336,12 @@ def autopilot(
     who: list[str],
     pilot: int,
     recent: Recent | None = None,
+    kind: str = bots.SEARCH,
 ) -> Letter:
-    """A seat ran out of time in a game under the autopilot policy: pbem's search bot plays it
-    from now on. To everyone, its own player told how to take the seat back."""
+    """A seat ran out of time in a game under the autopilot policy: the bot of that `kind`
+    plays it from now on. To everyone, its own player told how to take the seat back."""
     pic = SeatPicture(game, seat, state, who, recent or [])
-    bot = bots.get(bots.SEARCH).name
+    bot = bots.get(kind).name
     return _at_board(
         config, game, seat, "autopilot", pic, pilot=who[pilot], bot=bot, you=pilot == seat.seat
     )
@@ -356,7 +395,8 @@ def reminder(
     hours_left: float,
 ) -> Letter:
     """To the player to move, some hours before their deadline; a reply to it plays, as a
-    reply to the turn email does."""
+    reply to the turn email does. A player on the daily digest gets it too, as its own email:
+    the digest may come after the deadline, and missing it costs the game."""
     letter = _playable(
         config,
         game,
@@ -367,6 +407,8 @@ def reminder(
         move_by=_when(deadline, seat),
         hours_left=hours_left,
     )
+    if seat.mail_preference == DIGEST:
+        return _turn_mail(config, game, replace(seat, mail_preference=EVERY_TURN), letter)
     return _turn_mail(config, game, seat, letter)
 
 
@@ -398,17 +440,17 @@ def reply(
     refused: str = "",
     sent: Sequence[str] = (),
     unplayed: Sequence[str] = (),
-    legal: Sequence[str] = (),
+    legal: Sequence[MoveGroup] = (),
     more_legal: int = 0,
     state: games.State | None = None,
     yours: bool = False,
 ) -> Letter:
     """The answer to a player's reply by mail (`pbem.mailin.handle`): what was `played` (in
     words), why the rest was `refused` (with the lines `sent`), the lines left `unplayed` after
-    the turn ended, or the `legal` moves asked for (and how many more there are). While it is
-    still the seat's turn (`yours`: `turns.may_act` says it may move), replying to this answer
-    plays too; `state`, the game now, tells whether that turn has both its actions still to
-    play."""
+    the turn ended, or the `legal` moves asked for (grouped, `pbem.domain.move_groups`, and how
+    many more there are). While it is still the seat's turn (`yours`: `turns.may_act` says it
+    may move), replying to this answer plays too; `state`, the game now, tells whether that
+    turn has both its actions still to play."""
     if legal or more_legal:
         headline = f"your legal moves (move {move_number(game.ply)})"
     elif played and refused:
@@ -484,7 +526,13 @@ def bounced(
         "rules_link": glossary.rules_url(config, only.engine) if only is not None else None,
         "rules_index": glossary.rules_index_url(config),
     }
-    return Letter(organiser.address, "bounced", thread, context)
+    return Letter(
+        organiser.address,
+        "bounced",
+        thread,
+        context,
+        list_unsubscribe=unsubscribe(config, organiser.id),
+    )
 
 
 DIGEST_MAX_GAMES = 50  # listed in one digest; the rest are counted, and on the player's games page
@@ -530,7 +578,7 @@ def digest(config: Settings, player: Player, waiting: Sequence[Game], hour: int)
         (_waiting_game(config, game, player) for game in waiting),
         key=lambda w: (w.deadline is None, w.deadline or started[w.id], w.id),
     )
-    mail_link = links.mail_settings_url(config, player.id)
+    mail_link = unsubscribe(config, player.id)
     context = {
         "to": player.email,
         "name": player.name,

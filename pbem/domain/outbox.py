@@ -42,7 +42,8 @@ class Letter:
     # False: not written at all (the player turned this kind of mail off, or their address
     # bounces); write_letters skips it, so every caller may write its letters regardless.
     wanted: bool = True
-    # The one-click unsubscribe link (List-Unsubscribe, RFC 8058) of a turn or digest email.
+    # The one-click unsubscribe link (List-Unsubscribe, RFC 8058): every email to a player has
+    # one (their mail settings), an invitation its block link.
     list_unsubscribe: str | None = None
     # The board picture the email carries (a `pictures` key, "<game>/<ply>/<seat>"): the row
     # waits for it up to PBEM_PICTURE_TIMEOUT_SECONDS, then goes without it.

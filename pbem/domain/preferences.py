@@ -2,8 +2,8 @@
 (`pbem.domain.digest`), or none. Invitations, sign-in links and game results go whatever they
 choose; the letters that depend on it say so with `Letter.wanted` (`pbem.domain.letters`).
 
-It is set on the dashboard and on the mail settings page (`/mail/<token>`), whose link every turn
-and digest email carries, also as its `List-Unsubscribe` header: a POST of
+It is set on the dashboard and on the mail settings page (`/mail/<token>`), whose link every email
+to a player carries, also as its `List-Unsubscribe` header: a POST of
 `List-Unsubscribe=One-Click` there (RFC 8058) turns turn mail off without anything else.
 """
 
@@ -33,7 +33,9 @@ CHOICES = (
     Choice(
         DIGEST,
         "One daily digest",
-        "One email a day listing the games where it is your move, with their deadlines.",
+        "One email a day listing the games where it is your move, with their deadlines; a "
+        "reminder still comes as its own email before a deadline, since missing one costs the "
+        "game.",
     ),
     Choice(
         NO_TURN_MAIL,

@@ -168,7 +168,9 @@ def _envelope(row: MailRow, mail_from: str) -> Envelope:
     seed = hashlib.sha256(row.message_id.encode()).hexdigest()
     headers = [
         writer.cached("From", from_header),
-        Ready("To", recipient),
+        # In angle brackets: a bare address beside an HTML part with one picture is a sign of
+        # spam to SpamAssassin (TO_NO_BRKTS_HTML_IMG); "<a@b>" is a name-addr without a name.
+        Ready("To", f"<{recipient}>"),
         writer.text("Subject", row.subject),
         Ready("Date", format_datetime(row.created_at.replace(tzinfo=UTC))),
         Ready("Message-ID", row.message_id),

@@ -36,7 +36,16 @@ from sqlalchemy import bindparam, func, select
 
 from pbem import dispatch, games, models
 from pbem.config import Settings
-from pbem.domain import bot_turns, bounces, endings, letters, moves, turn_ending, turns
+from pbem.domain import (
+    bot_turns,
+    bounces,
+    endings,
+    letters,
+    move_groups,
+    moves,
+    turn_ending,
+    turns,
+)
 from pbem.domain.errors import ServiceError
 from pbem.domain.outbox import Letter, write_letters
 from pbem.domain.views import GAME_FACTS, GameFacts, SeatInfo, seat_names, settle
@@ -55,7 +64,6 @@ ANSWERED = "answered"  # the legal moves, as asked
 RESIGNED = "resigned"  # told by the result (or "left the game") email every seat gets
 BOUNCED = "bounced"  # a delivery report of a permanent failure: the address marked, unanswered
 
-LEGAL_SHOWN = 200  # legal moves listed in an answer; the rest are on the board
 ANSWERS_PER_HOUR = 10  # to one seat; what is asked beyond is still done, unanswered
 
 
@@ -129,7 +137,7 @@ def _handle(
         ids = _answer(config, _now(game_id).reply(config, seat, refused=refusal, sent=reply.read))
         return Outcome(REFUSED, f"unreadable: {reply.why}", game_id, seat_index, ply, ids)
     if reply.intent == parse.LEGAL:
-        return _legal(config, seat, ply)
+        return _legal(config, seat, ply, names)
     if reply.intent == parse.RESIGN:
         return _resign(config, seat, ply)
     return _play(config, seat, ply, list(reply.moves), names)
@@ -268,9 +276,10 @@ def _answer(config: Settings, letter: Letter) -> tuple[int, ...]:
     return tuple(outbox_ids)
 
 
-def _legal(config: Settings, seat: SeatInfo, ply: int) -> Outcome:
+def _legal(config: Settings, seat: SeatInfo, ply: int, names: list[str]) -> Outcome:
     """The legal moves where the game is now (asking changes nothing, so an older email of
-    the seat's does as well), when it is the seat's turn."""
+    the seat's does as well), when it is the seat's turn: the first few, in words, those that
+    do the same thing together (`move_groups`); the game page has them all."""
     now = _now(seat.game_id)
     verdict = now.may_act(seat)
     if verdict.refusal is not None:
@@ -278,11 +287,10 @@ def _legal(config: Settings, seat: SeatInfo, ply: int) -> Outcome:
         ids = _answer(config, now.reply(config, seat, refused=refused))
         return Outcome(REFUSED, refused, seat.game_id, seat.seat, ply, ids)
     assert now.state is not None
-    legal = now.state.legal_moves()
-    shown = legal[:LEGAL_SHOWN]
-    letter = now.reply(config, seat, legal=shown, more_legal=len(legal) - len(shown))
+    listed = move_groups.listed(now.state, seat.seat, names)
+    letter = now.reply(config, seat, legal=listed.groups, more_legal=listed.left_out)
     ids = _answer(config, letter)
-    return Outcome(ANSWERED, f"{len(legal)} legal moves", seat.game_id, seat.seat, ply, ids)
+    return Outcome(ANSWERED, f"{listed.total} legal moves", seat.game_id, seat.seat, ply, ids)
 
 
 def _resign(config: Settings, seat: SeatInfo, ply: int) -> Outcome:

@@ -64,7 +64,7 @@ def _render(letter: Letter) -> tuple[str, str, str]:
     """The letter's subject, text and HTML, checked for what every game letter must have."""
     subject, text, html = outbox.render(letter.kind, letter.context)
     game = letter.context["game"]
-    assert subject.startswith(f"[pbem] {letter.context['title']} {game.id}: ")
+    assert subject.startswith(f"[pbem] {letter.context['title']} ({game.id}): ")
     assert "\n" not in subject and "  " not in subject
     for part in (subject, text, html):
         assert "{{" not in part and "{%" not in part and "None" not in part
@@ -98,7 +98,7 @@ def _hostile_safe(html: str) -> None:
 def test_a_turn_without_a_clock_reads_as_before() -> None:
     facts, seats, state = _gorami([ALICE, BOB])
     subject, text, html = _render(letters.turn(_config(), facts, seats[0], state, [ALICE, BOB], []))
-    assert subject == "[pbem] GORami gor1: your turn (move 1)"
+    assert subject == "[pbem] GORami (gor1): your turn (move 1)"
     assert f"It is your turn in GORami game gor1 against {BOB}: move 1.\n\nSee the board" in text
     assert "Move by" not in text and "Move by" not in html and "vacation" not in text
 
@@ -107,7 +107,7 @@ def test_a_turn_with_a_clock_says_when_to_move_by_in_the_players_zone() -> None:
     facts, seats, state = _gorami([ALICE, BOB])
     letter = letters.turn(_config(), facts, seats[0], state, [ALICE, BOB], [], deadline=DEADLINE)
     subject, text, html = _render(letter)
-    assert subject == "[pbem] GORami gor1: your turn (move 1)"
+    assert subject == "[pbem] GORami (gor1): your turn (move 1)"
     assert f"against bob@example.org: move 1.\n\nMove by {DEADLINE_IN_PARIS}.\n\n" in text
     assert f"<b>Move by {DEADLINE_IN_PARIS}.</b>" in html
     # Bob has no time zone: UTC alone.
@@ -171,7 +171,7 @@ def test_a_reminder_says_how_soon_the_move_is_due(hours: float, due: str) -> Non
     facts, seats, _ = _gorami([ALICE, BOB])
     letter = letters.reminder(_config(), facts, seats[0], [ALICE, BOB], DEADLINE, hours)
     subject, text, _ = _render(letter)
-    assert subject == f"[pbem] GORami gor1: your move is due {due}"
+    assert subject == f"[pbem] GORami (gor1): your move is due {due}"
     assert f"and your move is due {due}.\n" in text
 
 
@@ -179,7 +179,7 @@ def test_a_reminder_gives_the_deadline_the_links_and_vacation() -> None:
     facts, seats, _ = _marram([ALICE, BOB, HOSTILE])
     letter = letters.reminder(_config(), facts, seats[0], [ALICE, BOB, HOSTILE], DEADLINE, 6.2)
     subject, text, html = _render(letter)
-    assert subject == "[pbem] Marram mar1: your move is due in 6 hours"
+    assert subject == "[pbem] Marram (mar1): your move is due in 6 hours"
     assert f"It is still your turn in Marram game mar1 against {BOB}, {HOSTILE}" in text
     assert f"Move by {DEADLINE_IN_PARIS}.\n" in text
     assert f"<b>Move by {DEADLINE_IN_PARIS}.</b>" in html
@@ -200,7 +200,7 @@ def _left(reader: int, leaver: int, kind: str, who: list[str]) -> tuple[str, str
 
 def test_the_player_who_ran_out_of_time_is_told_they_left() -> None:
     subject, text, html = _left(0, 0, "timeout", [ALICE, BOB, CAROL])
-    assert subject == "[pbem] Marram mar1: you left the game"
+    assert subject == "[pbem] Marram (mar1): you left the game"
     sentence = (
         "You ran out of time in Marram game mar1, so you have left the game; "
         "the others play on. You rank last."
@@ -212,7 +212,7 @@ def test_the_player_who_ran_out_of_time_is_told_they_left() -> None:
 
 def test_the_player_who_resigned_is_told_they_left() -> None:
     subject, text, _ = _left(2, 2, "resigned", [ALICE, BOB, CAROL])
-    assert subject == "[pbem] Marram mar1: you left the game"
+    assert subject == "[pbem] Marram (mar1): you left the game"
     assert "You resigned from Marram game mar1, so you have left the game; the others" in text
     assert "ran out of time" not in text
 
@@ -220,14 +220,14 @@ def test_the_player_who_resigned_is_told_they_left() -> None:
 def test_the_others_are_told_who_left_and_whose_turn_it_is() -> None:
     who = [ALICE, BOB, CAROL]
     subject, text, html = _left(2, 0, "timeout", who)
-    assert subject == f"[pbem] Marram mar1: {ALICE} left the game"
+    assert subject == f"[pbem] Marram (mar1): {ALICE} left the game"
     sentence = (
         f"{ALICE} ran out of time and has left the game; play goes on without them. "
         f"It is now {BOB}'s turn."
     )
     assert sentence in text and sentence in html
     subject, text, _ = _left(1, 2, "resigned", who)  # Alice is still to move
-    assert subject == f"[pbem] Marram mar1: {CAROL} left the game"
+    assert subject == f"[pbem] Marram (mar1): {CAROL} left the game"
     assert f"{CAROL} resigned and has left the game; play goes on without them." in text
     assert f"It is now {ALICE}'s turn." in text
     # The player to move, when the turn did not pass, is told it is theirs.
@@ -238,7 +238,7 @@ def test_the_others_are_told_who_left_and_whose_turn_it_is() -> None:
 
 def test_a_hostile_leaver_is_escaped() -> None:
     subject, text, html = _left(1, 0, "timeout", [HOSTILE, BOB, CAROL])
-    assert subject == f"[pbem] Marram mar1: {HOSTILE} left the game"
+    assert subject == f"[pbem] Marram (mar1): {HOSTILE} left the game"
     assert f"{HOSTILE} ran out of time" in text
     _hostile_safe(html)
 
@@ -250,7 +250,7 @@ def test_a_draw_offer_tells_the_opponent_how_to_answer() -> None:
     facts, seats, _ = _gorami([HOSTILE, BOB])
     letter = letters.draw(_config(), facts, seats[1], [HOSTILE, BOB], 0, "draw_offer")
     subject, text, html = _render(letter)
-    assert subject == f"[pbem] GORami gor1: {HOSTILE} offers a draw"
+    assert subject == f"[pbem] GORami (gor1): {HOSTILE} offers a draw"
     assert f"{HOSTILE} offers a draw in GORami game gor1. Accept or decline it on the game " in text
     assert "if you simply make your next move, the offer lapses." in text
     assert "Accept or decline the draw" in html
@@ -261,7 +261,7 @@ def test_a_declined_draw_tells_the_offerer() -> None:
     facts, seats, _ = _gorami([ALICE, HOSTILE])
     letter = letters.draw(_config(), facts, seats[0], [ALICE, HOSTILE], 1, "draw_declined")
     subject, text, html = _render(letter)
-    assert subject == "[pbem] GORami gor1: draw declined"
+    assert subject == "[pbem] GORami (gor1): draw declined"
     assert f"{HOSTILE} declined your offer of a draw in GORami game gor1: the game goes on." in text
     _hostile_safe(html)
 
@@ -274,7 +274,7 @@ def test_a_game_cancelled_by_its_organiser() -> None:
     facts, seats, _ = _marram(who)
     letter = letters.cancelled(_config(), facts, seats[1], who, by_organiser=True)
     subject, text, html = _render(letter)
-    assert subject == "[pbem] Marram mar1: cancelled"
+    assert subject == "[pbem] Marram (mar1): cancelled"
     assert "Marram game mar1 was cancelled by its organiser before anyone moved." in text
     assert f"  2. {BOB} (you)\n" in text and f"  3. {HOSTILE}\n" in text
     assert "link" not in letter.context and "/seat" not in text
@@ -293,7 +293,7 @@ def test_the_organiser_is_told_which_invitations_lapsed() -> None:
     facts, seats, _ = _marram([ALICE, BOB, CAROL])
     letter = letters.expired(_config(), facts, seats[0], [BOB, HOSTILE], DEADLINE)
     subject, text, html = _render(letter)
-    assert subject == "[pbem] Marram mar1: invitations not accepted"
+    assert subject == "[pbem] Marram (mar1): invitations not accepted"
     assert (
         f"The invitations to {BOB}, {HOSTILE} for your game of Marram (game mar1) were not "
         "accepted in time and no longer work." in text
@@ -344,7 +344,7 @@ def _played_out(choose: random.Random | None = None) -> games.State:
 
 def test_a_result_by_timeout_names_the_loser_and_the_winner() -> None:
     subject, text, html = _result(_service(outcomes.TIMEOUT, 1), 0, [ALICE, BOB])
-    assert subject == "[pbem] GORami gor1: the game is over"
+    assert subject == "[pbem] GORami (gor1): the game is over"
     assert f"GORami game gor1 is over. {BOB} ran out of time; {ALICE} wins.\n" in text
     assert "\nYou win. Congratulations!\n" in text and "Nobody wins" not in text
     assert f"<b>{BOB} ran out of time; {ALICE} wins.</b>" in html

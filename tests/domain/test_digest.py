@@ -1,7 +1,8 @@
 """The daily digest: one email a day at the digest hour of the player's zone, listing the games
 where it is their move (nearest deadline first), none when nothing awaits them, never two in a
-day even from two runs at once; and no turn email nor reminder for those who chose the digest or
-no turn mail."""
+day even from two runs at once; no turn email for those who chose the digest or no turn mail,
+and the reminders before a deadline to those on the digest (as emails of their own) but not to
+those without turn mail."""
 
 from __future__ import annotations
 
@@ -151,7 +152,7 @@ def test_no_digest_to_a_bouncing_address_one_away_or_one_who_chose_otherwise(app
     assert not mails(kind="digest")
 
 
-def test_turn_emails_and_reminders_go_to_those_who_want_every_turn_only(app: Flask) -> None:
+def test_turn_emails_go_to_every_turn_only_and_reminders_to_the_digest_too(app: Flask) -> None:
     _prefer(BOB, DIGEST)
     _prefer(CAROL, NO_TURN_MAIL)
     games = [_game([ALICE, BOB], "days:1"), _game([ALICE, CAROL], "days:1")]
@@ -164,12 +165,15 @@ def test_turn_emails_and_reminders_go_to_those_who_want_every_turn_only(app: Fla
     db.session.expire_all()
     assert len(mails(to=ALICE, kind="turn")) >= 2 * 2
     assert not mails(to=BOB, kind="turn") and not mails(to=CAROL, kind="turn")
-    # Their reminders fall due and are not written; the clock moves on past them.
+    # Their reminders fall due: the digest player's is written, as an email of its own (a
+    # deadline missed costs the game); the one without turn mail gets none.
     due = max(reload(game.id).reminder_at or T0 for game in games)
     assert due > T0
     report = run_clock_at(due + timedelta(minutes=1))
-    assert report.reminders == 0 and report.outbox_ids == []  # due, and not written
-    assert not mails(to=BOB, kind="reminder") and not mails(to=CAROL, kind="reminder")
+    assert report.reminders == 1 and len(report.outbox_ids) == 1
+    (reminder,) = mails(to=BOB, kind="reminder")
+    assert "It is still your turn" in reminder.text
+    assert not mails(to=CAROL, kind="reminder")
     # Invitations still came to them.
     assert mails(to=BOB, kind="invite") and mails(to=CAROL, kind="invite")
 

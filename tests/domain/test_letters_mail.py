@@ -245,10 +245,13 @@ def test_every_html_email_is_one_phone_sized_column_with_nothing_from_elsewhere(
             assert not re.search(r"<(img|script|iframe|object)\b", html), where + "fetches"
             assert "src=" not in html and "url(" not in html and "@import" not in html
             assert html.count(MARKER) == (1 if kind in WITH_BOARD else 0), where + "marker"
-            # The main link is a button: a bold, padded link on a coloured cell.
+            # The main link is a button: a bold, padded link on a coloured cell, the cell's
+            # colours in its inline CSS (spam filters read a button's white text on a cell
+            # coloured by `bgcolor` as text hidden on white: HTML_FONT_LOW_CONTRAST).
             link = letter.context.get("link") or letter.context["games_link"]
             assert re.search(
-                rf'<td[^>]*bgcolor="#[0-9a-f]{{6}}"[^>]*><a href="{re.escape(link)}" '
-                r'style="display:inline-block;padding:',
+                r'<td style="background-color:#[0-9a-f]{6};color:#ffffff;[^"]*">'
+                rf'<a href="{re.escape(link)}" style="display:inline-block;padding:',
                 html,
             ), where + "no button"
+            assert "bgcolor" not in html and "background:" not in html, where + "bgcolor"

@@ -84,7 +84,7 @@ def test_the_clocks_reminder_is_headed_by_the_name(app: Flask) -> None:
     plain = _start(None)
     run_clock_at(T0 + timedelta(days=2, minutes=1))
     assert _subjects(plain, "reminder") == [
-        f"[pbem] Countdown {plain.id}: your move is due in 24 hours"
+        f"[pbem] Countdown ({plain.id}): your move is due in 24 hours"
     ]
 
 

@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 
 from pbem import resources
 from pbem.domain import dashboard, letters, outbox, rotation, starting, views
+from pbem.domain.move_groups import MoveGroup
 from pbem.domain.outbox import Letter, write_letters
 from pbem.domain.views import GameFacts, SeatInfo
 from pbem.extensions import db, settings
@@ -132,7 +133,9 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
             letters.new_links(config, game, seat, invited=True),
             letters.new_links(config, game, seat, invited=False),
         ],
-        "signin": [letters.signin(config, seat.email, "http://pbem.test/signin/token")],
+        "signin": [
+            letters.signin(config, seat.email, "http://pbem.test/signin/token", seat.player_id)
+        ],
         "signedout": [letters.new_player_link(config, game.seats[0].player)],
         "undeliverable": [
             letters.undeliverable(
@@ -168,7 +171,9 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
             letters.reply(config, facts, seat, played=[f"{who[0]} took 2, leaving 3"]),
             letters.reply(config, facts, seat, refused="This move was for move 1.", sent=["2"]),
             letters.reply(config, facts, seat, ["a"], "b", ["c"], unplayed=["d"]),
-            letters.reply(config, facts, seat, legal=["1", "2", "3"], more_legal=2),
+            letters.reply(
+                config, facts, seat, legal=[MoveGroup("You took 1", ["1"])], more_legal=2
+            ),
         ],
     }
 
@@ -200,7 +205,7 @@ def test_every_kind_of_mail_has_its_three_templates_and_renders(app: Flask) -> N
 def test_subjects_say_the_game_and_what_happened(app: Flask) -> None:
     config = settings()
     game = start(options={"pile": 5})
-    title = f"[pbem] Countdown {game.id}"
+    title = f"[pbem] Countdown ({game.id})"
     play(game, "2")
     play(game, "3")
     rotation.rotate_seat_links(config, game.id, 0)

@@ -279,12 +279,12 @@ def test_an_unnamed_game_keeps_the_subjects_it_always_had(app: Flask) -> None:
     assert game is not None and game.title is None
     invites = mails(kind="invite")
     assert {m.subject for m in invites} == {
-        f"[pbem] Countdown {game.id}: you are invited to a game"
+        f"[pbem] Countdown ({game.id}): you are invited to a game"
     }
     for seat in game.seats:
         starting.accept_invitation(config, seat)
     (turn,) = mails(kind="turn")
-    assert turn.subject == f"[pbem] Countdown {game.id}: your turn (move 1)"
+    assert turn.subject == f"[pbem] Countdown ({game.id}): your turn (move 1)"
     assert f"It is your turn in Countdown game {game.id}" in turn.text
     assert 'id="game-name"' not in turn.html
 

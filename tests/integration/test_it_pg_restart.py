@@ -150,7 +150,7 @@ def _set_up(stack: Stack) -> list[Table]:
 
 def _wait_mail(sink: SmtpSink, game_id: str, email: str, path: str) -> list[Received]:
     return sink.wait_for(
-        lambda m: f" {game_id}: " in m.subject and email in m.recipients() and path in m.text,
+        lambda m: f"({game_id}): " in m.subject and email in m.recipients() and path in m.text,
         timeout=60,
         what=f"a {path} link for {email} in game {game_id}",
     )

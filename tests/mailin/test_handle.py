@@ -66,7 +66,7 @@ def test_a_reply_plays_the_move_and_is_answered(app: Flask, client: Client) -> N
     after = _game(game.id)
     assert after.ply == 1 and after.state["pile"] == 8
     (answer,) = _answers(player)
-    assert answer.subject == f"[pbem] Countdown {game.id}: your move was played"
+    assert answer.subject == f"[pbem] Countdown ({game.id}): your move was played"
     assert f"{_name(game, player)} took 2, leaving 8" in answer.text
     assert answer.game_id == game.id and answer.in_reply_to  # threaded under the game
     assert answer.reply_to is None  # no longer their turn
@@ -172,10 +172,12 @@ def test_moves_answers_with_the_legal_moves(app: Flask) -> None:
     outcome = handle_message(settings(), m.outlook_html(player, original, "moves"))
     assert outcome.status == handle.ANSWERED
     (answer,) = _answers(player)
-    assert answer.subject == f"[pbem] Countdown {game.id}: your legal moves (move 1)"
-    assert "Your legal moves (move 1):\n  1, 2, 3" in answer.text
+    assert answer.subject == f"[pbem] Countdown ({game.id}): your legal moves (move 1)"
+    # Each move in words, as the game will record it, then what to reply.
+    assert "Your legal moves (move 1), each as the game will record it:\n" in answer.text
+    assert "  You took 1, leaving 9: 1\n  You took 2, leaving 8: 2\n" in answer.text
     # Each move in a <code> (however the template styles it).
-    assert re.search(r"<code[^>]*>1</code>, <code[^>]*>2</code>, <code[^>]*>3</code>", answer.html)
+    assert re.search(r"You took 3, leaving 7: <code[^>]*>3</code>", answer.html)
     assert _game(game.id).ply == 0
     # A turn of one action: the answer speaks of one move, never of a second action.
     assert "your move on the first line," in answer.text and "both actions" not in answer.text

@@ -126,7 +126,7 @@ def test_an_address_outside_ascii_is_sent_with_smtputf8(smtp_app: Flask, sink: S
     assert {m.status for m in mails()} == {SENT}
     (got,) = sink.to(JURGEN)
     assert "SMTPUTF8" in got.mail_options
-    assert f"To: {JURGEN}\r\n".encode() in got.raw
+    assert f"To: <{JURGEN}>\r\n".encode() in got.raw
     assert got.to == JURGEN and "invited" in got.subject
     # ASCII addresses stay plain SMTP.
     assert all("SMTPUTF8" not in m.mail_options for m in sink.to("bob@example.org"))

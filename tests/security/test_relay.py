@@ -30,7 +30,7 @@ def test_the_organisers_text_is_not_in_the_subject(client: FlaskClient) -> None:
     (invite,) = mails(kind="invite")
     assert invite.to == "victim@example.net"
     assert "mallory" not in invite.subject
-    assert invite.subject == f"[pbem] Countdown {game.id}: you are invited to a game"
+    assert invite.subject == f"[pbem] Countdown ({game.id}): you are invited to a game"
 
 
 def test_an_address_that_is_a_link_is_refused(client: FlaskClient) -> None:

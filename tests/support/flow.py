@@ -52,7 +52,7 @@ class GameFlow:
 
     def mails(self, kind: str | None = None, to: str | None = None) -> list[Received]:
         """Messages of this game at the sink, in arrival order; `kind` matches the subject."""
-        marker = f" {self.game_id}: "
+        marker = f"({self.game_id}): "
         found = [m for m in self.sink.messages if marker in m.subject]
         if kind is not None:
             found = [m for m in found if kind in m.subject]
@@ -63,7 +63,7 @@ class GameFlow:
     def wait_mail(
         self, predicate: Callable[[Received], bool], count: int = 1, what: str = "a message"
     ) -> list[Received]:
-        marker = f" {self.game_id}: "
+        marker = f"({self.game_id}): "
         return self.sink.wait_for(
             lambda m: marker in m.subject and predicate(m),
             count=count,
