@@ -95,6 +95,9 @@ class Summary:
     seats: list[SeatSummary]  # one per seat, in seat order
     hand: str  # what the viewing seat alone holds, in words; "" when it holds nothing hidden
     notes: str  # one line about the game as a whole ("12 tiles in the bag"); may be ""
+    # The hand in a few words, for the page's first screen, whose board and hand buttons picture
+    # it ("your tiles: #57, #8, #65"); "" when `hand` is short enough already.
+    hand_brief: str = ""
 
 
 _PLACEHOLDER = re.compile(r"\{(\d+)\}")

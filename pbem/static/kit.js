@@ -13,6 +13,9 @@
 //   key(event)            optional: a key pressed outside the form; true when it was used
 //   static focusable      optional: a CSS selector of what can be chosen on the board now, which
 //                         the page makes reachable with Tab
+//   static shows          optional: a CSS selector of what pictures the move to confirm on the
+//                         board (the tile in place, the disc), which the page keeps in view
+//                         while Confirm is
 //
 // A controller never sends anything: it proposes a move from the legal ones with setPending and
 // the page asks the player to confirm it.

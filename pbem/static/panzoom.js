@@ -7,6 +7,9 @@
 // stays sharp at any zoom. It starts centred on the last turn (the engines mark it with the class
 // `last-move`), follows the keyboard focus, and keeps its place when the position shown changes
 // (a replay, a refresh after a move). Pointer events only: mouse, pen and fingers alike.
+//
+// Whatever a player is asked to tap (the places lit for a tile, the move being confirmed) is
+// framed whole in the box (`frame`), never left straddling its edge where a tap misses it.
 
 import { $, $$, el } from "./kit.js";
 
@@ -15,6 +18,13 @@ const START_SCALE = 0.8; // the scale a zoomed board opens at, unless the last t
 const MAX_SCALE = 2.5;
 const STEP = 1.4; // one press of + or -
 const DRAG_SLOP = 6; // pixels a pointer moves before a press becomes a drag
+// Framing what is to be tapped zooms out no further than this: a place drawn 100 units wide
+// stays about 44 px, the smallest a finger hits reliably.
+const TAP_SCALE = 0.45;
+const FRAME_MARGIN = 12; // pixels kept between what is framed and the box's edge
+// How long after a pointer lifts its click may still come (a tap focuses what it lands on
+// between its pointerup and its click); a focus then is the pointer's doing, not the keyboard's.
+const CLICK_WAIT_MS = 600;
 // What the engines mark as the players' last turns (each `.last-turn` names its plies), and what
 // they lay out as the board proper (not a side panel or hand): the first view is centred on the
 // latest turn, else on the board.
@@ -33,6 +43,7 @@ export class PanZoom {
     this.view = null; // {x, y, w, h} in the drawing's units
     this.full = null; // the drawing's own viewBox
     this.pointers = new Map();
+    this.tapping = false; // a press on the board that has not ended in a click or a drag yet
     this.moved = 0;
     this.suppressClick = false;
     this.toolbar = this.makeToolbar();
@@ -296,9 +307,12 @@ export class PanZoom {
     };
   }
 
-  // Whatever the keyboard reaches on the board is brought into view.
+  // Whatever the keyboard reaches on the board is brought into view. Not what a pointer lands
+  // on: moving the view between a tap's pointerdown and its click would send the click to
+  // whatever slid under the finger, so a tap on a place half out of the box would be lost.
   reveal(node) {
     if (!this.enabled || !this.view || !node || !node.getBoundingClientRect) return;
+    if (this.tapping) return;
     const r = node.getBoundingClientRect();
     const frame = this.box.getBoundingClientRect();
     const inside = r.left >= frame.left && r.right <= frame.right && r.top >= frame.top && r.bottom <= frame.bottom;
@@ -307,10 +321,103 @@ export class PanZoom {
     if (area) this.show(this.scale, area.x + area.w / 2, area.y + area.h / 2);
   }
 
+  // Brings `nodes` wholly into the box, zooming out if they do not fit (down to TAP_SCALE), the
+  // view left alone when they are in it already. With more than fits at that scale, the view is
+  // centred on them all and what stays out lies wholly out, never cut by the box's edge.
+  frame(nodes) {
+    if (!this.enabled || !this.view || !this.full) return;
+    const shown = nodes.filter((node) => {
+      const r = node.getBoundingClientRect();
+      return r.width || r.height;
+    });
+    if (!shown.length || shown.every((node) => this.holds(node))) return;
+    const area = this.bounds(shown);
+    if (!area) return;
+    const { w, h } = this.boxSize;
+    const room = (size) => Math.max(size - 2 * FRAME_MARGIN, size / 2);
+    const fits = Math.min(room(w) / area.w, room(h) / area.h);
+    const s = Math.min(this.scale, Math.max(fits, Math.min(this.scale, TAP_SCALE)));
+    // Where no pan clears every edge at that scale, a little closer: those at the far ends then
+    // lie wholly beyond the box instead of across its edge.
+    let best = null;
+    for (let step = 0; step < 6; step++) {
+      this.show(s * 1.1 ** step, area.x + area.w / 2, area.y + area.h / 2);
+      this.nudge(shown);
+      const cut = shown.filter((node) => this.straddles(node)).length;
+      if (!best || cut < best.cut) best = { cut, view: { ...this.view } };
+      if (!cut) break;
+    }
+    this.view = best.view;
+    this.apply();
+  }
+
+  // Whether `node` lies wholly in the box, to a pixel, and whether it lies partly in it.
+  holds(node) {
+    const r = node.getBoundingClientRect();
+    const b = this.box.getBoundingClientRect();
+    return r.left >= b.left - 1 && r.right <= b.right + 1 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+  }
+
+  straddles(node) {
+    const r = node.getBoundingClientRect();
+    const b = this.box.getBoundingClientRect();
+    const touches = r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom;
+    return touches && !this.holds(node);
+  }
+
+  // Pans by at most a node's size so that those of `nodes` cut by the box's edge fall wholly in
+  // or wholly out of it: of the pans that clear one of them (pushed in or out, across or down),
+  // the one leaving fewest cut, while that is fewer.
+  nudge(nodes) {
+    const cut = () => nodes.filter((node) => this.straddles(node)).length;
+    for (let round = 0; round < 4; round++) {
+      const was = cut();
+      if (!was) return;
+      const start = { ...this.view };
+      let best = null;
+      for (const [dx, dy] of this.clearing(nodes)) {
+        this.panBy(dx, dy);
+        const left = cut();
+        const size = Math.abs(dx) + Math.abs(dy);
+        if (left < was && (!best || left < best.left || (left === best.left && size < best.size))) {
+          best = { view: { ...this.view }, left, size };
+        }
+        this.view = { ...start };
+        this.apply();
+      }
+      if (!best) return;
+      this.view = best.view;
+      this.apply();
+    }
+  }
+
+  // The pans (in screen pixels) that would put one of the cut `nodes` wholly in or wholly out.
+  clearing(nodes) {
+    const b = this.box.getBoundingClientRect();
+    const pans = [];
+    for (const node of nodes.filter((n) => this.straddles(n))) {
+      const r = node.getBoundingClientRect();
+      for (const [low, high, lo, hi, across] of [
+        [r.left, r.right, b.left, b.right, true],
+        [r.top, r.bottom, b.top, b.bottom, false],
+      ]) {
+        const moves = [];
+        if (low < lo) moves.push(lo - low + 1, lo - high - 1);
+        if (high > hi) moves.push(hi - high - 1, hi - low + 1);
+        for (const d of moves) pans.push(across ? [d, 0] : [0, d]);
+      }
+    }
+    return pans;
+  }
+
   // --- pointers ---
 
   listen() {
     const box = this.box;
+    box.addEventListener("pointerdown", () => (this.tapping = true), true);
+    box.addEventListener("pointerup", () => setTimeout(() => (this.tapping = false), CLICK_WAIT_MS), true);
+    box.addEventListener("click", () => setTimeout(() => (this.tapping = false), 0), true);
+    box.addEventListener("pointercancel", () => (this.tapping = false), true);
     box.addEventListener("pointerdown", (event) => this.down(event));
     box.addEventListener("pointermove", (event) => this.move(event));
     for (const type of ["pointerup", "pointercancel"]) {
@@ -387,6 +494,7 @@ export class PanZoom {
 
   // From here on the gesture moves the view: it keeps the pointer, and ends in no click.
   startDrag(event) {
+    this.tapping = false;
     if (!this.box.classList.contains("pbem-dragging")) {
       this.box.classList.add("pbem-dragging");
       this.suppressClick = true;

@@ -11,6 +11,7 @@
 // replay) works all the same.
 
 import { $, $$, el, readJSON } from "./kit.js";
+import { TARGETS, frameTargets, keepChoiceInView } from "./inview.js";
 import { PanZoom } from "./panzoom.js";
 
 const POLL_MS = 250;
@@ -42,6 +43,7 @@ class Play {
     if (!this.data || !this.root || !this.boardBox) return;
     document.documentElement.classList.add("pbem-js");
     bindOnce(this.boardBox, "click", (event) => this.onBoardClick(event));
+    if (this.picker) bindOnce(this.picker, "click", () => requestAnimationFrame(() => frameTargets(this)));
     this.watchBar();
     this.measureTop();
     if (this.zoom) this.zoom.destroy();
@@ -64,6 +66,7 @@ class Play {
       this.controller = new Controller(this);
       this.picker.hidden = false;
       this.controller.start();
+      this.lit = $$(TARGETS, this.boardBox);
       this.syncFocus();
     } catch (error) {
       console.error("pbem: the board's controller failed to start; the form still works.", error);
@@ -96,7 +99,7 @@ class Play {
     this.pendingWarning = this.warningFor(move, words);
     this.fillForm(move);
     this.showPending();
-    this.keepInView(this.lastTarget);
+    keepChoiceInView(this);
   }
 
   // What the engine says a move costs beyond what it shows (the tokens a flip removes, say),
@@ -157,6 +160,10 @@ class Play {
         el("p", { class: `pbem-message pbem-${kind}`, role: kind === "error" ? "alert" : "status" }, message),
       );
     }
+    barMeasure();
+    // Without a move to confirm, words are part of the page, under the board: a refusal the
+    // player would otherwise miss is scrolled to.
+    if (message && kind === "error" && !this.pendingMove) this.pending.scrollIntoView({ block: "nearest" });
   }
 
   say(message, kind = "info") {
@@ -172,8 +179,8 @@ class Play {
 
   onBoardClick(event) {
     if (this.busy || !this.controller || (this.replay && this.replay.active)) return;
-    this.lastTarget = event.target;
     this.controller.click(event.target);
+    frameTargets(this);
   }
 
   // The bar holding the move to confirm is fixed at the bottom of the screen: the page is padded
@@ -212,19 +219,6 @@ class Play {
       window.addEventListener("resize", () => this.measureTopNow && this.measureTopNow());
     }
     this.measureTopNow = measure;
-  }
-
-  // Scrolls the page so that `node` (what was just chosen on the board) is not under the bar.
-  keepInView(node) {
-    if (!node || !node.isConnected || !this.pending || !this.pendingMove) return;
-    requestAnimationFrame(() => {
-      if (getComputedStyle(this.pending).position !== "fixed") return;
-      const bar = this.pending.getBoundingClientRect();
-      const spot = node.getBoundingClientRect();
-      const across = spot.right > bar.left && spot.left < bar.right;
-      const under = spot.bottom - bar.top;
-      if (across && under > 0) window.scrollBy({ top: under + 12, behavior: "instant" });
-    });
   }
 
   // Whatever can be clicked on the board can also be reached with Tab and chosen with Enter.
@@ -292,7 +286,6 @@ class Play {
     if ((event.key === "Enter" || event.key === " ") && this.boardBox && this.boardBox.contains(event.target)) {
       if (this.controller && !this.busy && !(this.replay && this.replay.active)) {
         event.preventDefault();
-        this.lastTarget = event.target;
         this.controller.click(event.target);
       }
       return;

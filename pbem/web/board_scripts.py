@@ -6,20 +6,21 @@ is the controller (the contract is in pbem/static/kit.js), and `board.css`. They
 the package of the engine's class, so nothing outside a game's package names the game. The page
 data carries the script's URL (`urls.controller`, from `script_url`); a game without a script is
 played with the plain form. The scripts import the shared helpers as "../../kit.js", which these
-URLs resolve to the kit served beside play.js.
+URLs resolve to the kit served beside play.js. Pages name them with their content's hash,
+/static/games/<name>/board.<hash>.js, cached for a year (`pbem.web.assets`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.resources
 import sys
 import types
 from importlib.resources.abc import Traversable
 
-from flask import Blueprint, Response, abort, current_app, request, url_for
+from flask import Blueprint, Response, abort, request, url_for
 
 from pbem import games
+from pbem.web import assets
 
 bp = Blueprint("board_scripts", __name__)
 
@@ -56,41 +57,43 @@ def asset(name: str, filename: str) -> Traversable | None:
 
 @bp.app_template_global("pbem_board_script")
 def script_url(name: str) -> str | None:
-    """The URL of the game's click-to-move controller, or None when it has none."""
-    return url_for("board_scripts.script", name=name) if asset(name, SCRIPT) else None
+    """The fingerprinted URL of the game's click-to-move controller, or None when it has none."""
+    return _url("board_scripts.script", name, SCRIPT)
 
 
 @bp.app_template_global("pbem_board_style")
 def style_url(name: str) -> str | None:
-    """The URL of the game's own stylesheet for its page, or None when it has none."""
-    return url_for("board_scripts.style", name=name) if asset(name, STYLE) else None
+    """The fingerprinted URL of the game's own stylesheet, or None when it has none."""
+    return _url("board_scripts.style", name, STYLE)
+
+
+def _url(endpoint: str, name: str, filename: str) -> str | None:
+    resource = asset(name, filename)
+    value = assets.digest(resource) if resource is not None else None
+    return url_for(endpoint, name=name, digest=value) if value is not None else None
 
 
 @bp.get("/static/games/<name>/board.js")
-def script(name: str) -> Response:
-    return _send(name, SCRIPT)
+@bp.get("/static/games/<name>/board.<digest>.js")
+def script(name: str, digest: str | None = None) -> Response:
+    return _send(name, SCRIPT, digest)
 
 
 @bp.get("/static/games/<name>/board.css")
-def style(name: str) -> Response:
-    return _send(name, STYLE)
+@bp.get("/static/games/<name>/board.<digest>.css")
+def style(name: str, digest: str | None = None) -> Response:
+    return _send(name, STYLE, digest)
 
 
-def _send(name: str, filename: str) -> Response:
+def _send(name: str, filename: str, carried: str | None) -> Response:
     resource = asset(name, filename)
-    if resource is None:
+    current = assets.digest(resource) if resource is not None else None
+    if resource is None or current is None:
         abort(404)
-    body = resource.read_bytes()
-    response = Response(body, mimetype=MIMETYPES[filename])
+    response = Response(resource.read_bytes(), mimetype=MIMETYPES[filename])
     response.headers["X-Content-Type-Options"] = "nosniff"
-    # Cached like the rest of /static (the kit these scripts import included), so a deploy never
-    # pairs an old script with a new kit: revalidated by its ETag unless the app sets a max age.
-    response.set_etag(hashlib.sha256(body).hexdigest()[:32])
-    response.cache_control.public = True
-    max_age = current_app.get_send_file_max_age(filename)
-    if max_age is None:
-        response.cache_control.no_cache = True
-    else:
-        response.cache_control.max_age = max_age
+    # The plain name and a stale hash are revalidated by the ETag each time, as the kit these
+    # scripts import always is, so a deploy never pairs an old script with a new kit.
+    response.set_etag(current)
     response.make_conditional(request)
-    return response
+    return assets.cache(response, fresh=carried == current)

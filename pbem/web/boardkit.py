@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, g, render_template, request, url_for
+from flask import g, render_template, request, url_for
 from markupsafe import Markup
 
 from pbem import games, resources
@@ -22,10 +22,11 @@ from pbem.domain import turns, views
 from pbem.domain.errors import GameNotStarted
 from pbem.games.base import seat_mark
 from pbem.models import Game, Seat
-from pbem.web import board_scripts
+from pbem.web import assets, board_scripts
 from pbem.web.access import seat_for
 
-bp = Blueprint(
+# Its static folder answers fingerprinted names too (pbem.web.assets).
+bp = assets.FingerprintedStatic(
     "boardkit", __name__, static_folder=str(resources.static_dir()), static_url_path="/static"
 )
 
@@ -118,7 +119,8 @@ def seat_colours(game: Game) -> list[str]:
 
 @bp.app_template_global("pbem_summary")
 def pbem_summary(seat: Seat) -> dict[str, Any]:
-    """Whose turn, and per seat its score and supplies; the hand only for the viewer's own seat."""
+    """Whose turn, and per seat its score and supplies; the hand only for the viewer's own seat,
+    briefly (the board's hand buttons picture it; mail, without them, says it in full)."""
     game = seat.game
     state = views.load_state(game)
     names = views.names(game)
@@ -142,7 +144,7 @@ def pbem_summary(seat: Seat) -> dict[str, Any]:
         )
     return {
         "rows": rows,
-        "hand": summary.hand if summary is not None else "",
+        "hand": (summary.hand_brief or summary.hand) if summary is not None else "",
         "notes": summary.notes if summary is not None else "",
     }
 
@@ -170,6 +172,8 @@ def replay_page(token: str, ply: int) -> str:
         plies=game.ply,
         last=last,
         who=names[last.seat] if last else None,
-        said=views.said(last.ply, last.seat, last.move, last.words, names) if last else None,
+        said=views.said(last.ply, last.seat, last.move, last.words, names, last.autopilot)
+        if last
+        else None,
         svg=Markup(views.engine(game).render_svg(state, seat.seat, names)),
     )

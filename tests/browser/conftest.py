@@ -2,9 +2,10 @@
 folder, tasks in-process, mail saved as files) and Debian's chromium driven by Playwright.
 
 The browser smoke (BROWSER_SMOKE: every kind of page loaded, a move chosen, confirmed and
-replayed, with no script error and no policy violation) is in the default tier; every other
-browser test (the layouts, accessibility audits, whole games through the pages) is in the audit
-tier (`pytest -m audit`, run by scripts/test.sh after the default tier)."""
+replayed, with no script error and no policy violation) is in the default tier, and so is what
+a file of BROWSER_TIERED leaves there; every other browser test (the layouts, accessibility
+audits, whole games through the pages) is in the audit tier (`pytest -m audit`, run by
+scripts/test.sh after the default tier)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
 
 BROWSER_SMOKE = ("tests/browser/test_csp_pages.py",)
+# Files whose tests choose their own tier (pytest.mark.audit, tests/support/tiers.py): a quick
+# sample stays in the default tier, the long runs beside it go to the audit tier.
+BROWSER_TIERED = ("tests/browser/test_play_phone.py",)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -46,7 +50,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         path = str(item.fspath).replace(os.sep, "/")
         if "tests/browser/" in path:
             item.add_marker(pytest.mark.browser)
-            if not path.endswith(BROWSER_SMOKE):
+            if not path.endswith(BROWSER_SMOKE + BROWSER_TIERED):
                 item.add_marker(pytest.mark.audit)
 
 

@@ -1,6 +1,14 @@
-"""Marram on a phone (390×844 and 360×640, touch): the board pans and zooms inside a box of its
-own (drag, pinch, and the buttons above it), opens centred on the last turn, and the page never
-scrolls sideways; the scores and the player's hand are in the first screen."""
+"""The game page under a finger (touch emulation: `has_touch`, `is_mobile`, taps).
+
+Marram on a phone (390×844 and 360×640): the board pans and zooms inside a box of its own (drag,
+pinch, and the buttons above it), opens centred on the last turn, and the page never scrolls
+sideways; the scores and the player's hand are in the first screen, and so is the board.
+
+Every engine played by taps alone: a whole game of each at 360×640, and sampled positions at
+390×844, 412×915 and 1280×900 where every lit place can be tapped (none under the zoom buttons
+or the bar, none cut by the board's box) and the confirm step shows the move it confirms. The
+whole games and the samples are in the audit tier; one move by taps on a small phone, the
+regressions of issue 31 in it, stays in the default tier. Screenshots in /tmp/shots_h5/."""
 
 from __future__ import annotations
 
@@ -10,9 +18,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import taps
 from tests.browser.conftest import Server
-from tests.browser.seated import advance, running_game
+from tests.browser.phone_games import SAMPLES, WHOLE_GAMES, WholeGame, plan, sample_move
+from tests.browser.seated import advance, running_game, state_of
 from tests.browser.test_play_layout import PHONE, SMALL, no_sideways_scroll, rect
+from tests.support import tiers
 
 SHOTS = Path("/tmp/shots14/g2")
 
@@ -46,6 +57,7 @@ def centre(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
+@pytest.mark.audit
 @pytest.mark.parametrize("size", [PHONE, SMALL], ids=["390x844", "360x640"])
 def test_marram_pans_and_zooms_on_a_phone(
     server: Server, browser: Browser, size: dict[str, int]
@@ -168,3 +180,148 @@ def test_marram_pans_and_zooms_on_a_phone(
     page.screenshot(path=str(SHOTS / f"phone-marram-{label}-3-chosen.png"))
     assert not errors, errors
     context.close()
+
+
+def half_out(page: Page) -> dict[str, Any]:
+    """Drags the board until a lit place straddles the box's side edge; where it still shows."""
+    taps.scroll_to(page, page.locator("#board"))
+    lit = page.locator(taps.LIT["marram"])
+    for index in range(lit.count()):
+        node = lit.nth(index)
+        seen = taps.probe(node)
+        if not seen["inBox"]:
+            continue
+        x, _, w, _ = seen["rect"]
+        bx, by, bw, bh = seen["box"]
+        # Half of it beyond the box's nearer side.
+        near_left = x - bx < bx + bw - (x + w)
+        dx = (bx - w / 2) - x if near_left else (bx + bw - w / 2) - x
+        taps.drag(page, (bx + bw / 2, by + bh / 2), (dx, 0))
+        after = taps.probe(node)
+        if after["inBox"] or after["outOfBox"]:
+            continue
+        x, y, w, h = after["rect"]
+        left, right = max(x, bx), min(x + w, bx + bw)
+        return {"pos": node.get_attribute("data-pos"), "at": ((left + right) / 2, y + h / 2)}
+    raise AssertionError("no lit place could be dragged half out of the box")
+
+
+def test_a_move_by_taps_on_a_small_phone(server: Server, browser: Browser) -> None:
+    """Issue 31 at 360×640, quickly: the board is in the first screen; a tap on the part of a lit
+    place showing at the box's edge chooses it (it was lost: the tap's focus moved the view
+    before its click landed); Confirm shows the tile placed; the words after the move are part
+    of the page and cover no button."""
+    running = running_game(server, "marram", {"variant": "classic"}, ["Ann", "Ben", "Cat"], seed=3)
+    state = advance(server, running, 12)
+    assert state.to_move is not None
+    hand = taps.finger(browser, server, taps.SMALL)
+    page = hand.page
+    taps.open_seat(page, running.seat(state.to_move).path)
+    taps.board_in_first_screen(page)
+    for what in ("#summary", ".pbem-notes"):
+        assert rect(page.locator(what))["y"] < taps.SMALL["height"], what
+    page.locator(".pbem-tile:not([disabled])").first.tap()
+    taps.every_lit_place_tappable(page, "marram")
+
+    spot = half_out(page)
+    page.touchscreen.tap(*spot["at"])
+    expect(page.locator("#board .pbem-preview")).to_have_count(1)
+    move = page.locator("#pending .pbem-choice-move").inner_text()
+    assert move.split()[2] == spot["pos"], (move, spot)
+    taps.shoot(page, "marram-360x640-tap-chosen")
+    taps.confirm_shows_the_move(page, "marram", move)
+
+    taps.confirm_by_tap(page)
+    assert state_of(server, running.game_id).history[-1] == move
+    # The player's second action: the words say the move was played, and cover nothing.
+    taps.words_never_cover_resign(page)
+    taps.no_script_errors(page)
+    hand.close()
+
+
+# Each whole game is a few dozen page loads and a hundred taps: the audit tier's.
+@pytest.mark.parametrize(
+    "game", tiers.split(WHOLE_GAMES, default=lambda game: False, ids=lambda game: game.label)
+)
+def test_a_whole_game_by_taps_on_a_small_phone(
+    server: Server, browser: Browser, game: WholeGame
+) -> None:
+    running = running_game(server, game.engine, game.options, game.names, seed=game.seed)
+    moves = plan(game, state_of(server, running.game_id))
+    hand = taps.finger(browser, server, taps.SMALL)
+    page = hand.page
+    showing = None
+    for index, move in enumerate(moves):
+        state = state_of(server, running.game_id)
+        assert state.to_move is not None and len(state.history) == index
+        if showing != state.to_move or not page.evaluate("() => window.pbemPlay.data.your_turn"):
+            showing = state.to_move
+            taps.open_seat(page, running.seat(showing).path)
+            taps.board_in_first_screen(page)
+        if index == 0:
+            taps.shoot(page, f"{game.label}-360x640-whole-1-opened")
+        taps.build_by_taps(page, game.engine, move)
+        if index == 0:
+            taps.shoot(page, f"{game.label}-360x640-whole-2-chosen")
+        taps.confirm_by_tap(page)
+    final = state_of(server, running.game_id)
+    assert final.outcome is not None and list(final.history) == moves
+    taps.open_seat(page, running.seat(0).path)
+    expect(page.locator("#outcome")).to_contain_text("The game is over")
+    taps.shoot(page, f"{game.label}-360x640-whole-3-over")
+    taps.no_script_errors(page)
+    hand.close()
+
+
+def every_choice_lights_tappable_places(page: Page, engine: str) -> None:
+    """Each first choice of the move made in turn (a disc, a stack, a tile, flipping), and
+    the places it lights checked."""
+    if engine == "gorami":
+        discs = page.locator(".pbem-disc:not([disabled])")
+        for index in range(discs.count()):
+            discs.nth(index).tap()
+            taps.every_lit_place_tappable(page, engine)
+    elif engine == "mmw":
+        taps.every_lit_place_tappable(page, engine)
+        names = page.locator("#board .square.pbem-source").evaluate_all(
+            "(nodes) => nodes.map((node) => node.dataset.square)"
+        )
+        for name in names:
+            square = page.locator(f'#board .square[data-square="{name}"]')
+            taps.tap_on_board(page, square)
+            taps.every_lit_place_tappable(page, engine)
+            taps.tap_on_board(page, square)  # put back down
+    else:
+        tiles = page.locator(".pbem-tile:not([disabled])")
+        for index in range(tiles.count()):
+            tiles.nth(index).tap()
+            taps.every_lit_place_tappable(page, engine)
+        if page.locator(".pbem-flip-mode").count():
+            page.locator(".pbem-flip-mode").tap()
+            taps.every_lit_place_tappable(page, engine)
+
+
+SAMPLE_SIZES = {"390x844": taps.PHONE, "412x915": taps.LARGE, "1280x900": taps.DESKTOP}
+
+
+@pytest.mark.audit
+@pytest.mark.parametrize("engine", list(SAMPLES))
+def test_every_lit_place_can_be_tapped(server: Server, browser: Browser, engine: str) -> None:
+    for number, sample in enumerate(SAMPLES[engine], start=1):
+        running = running_game(server, engine, sample.options, sample.names, seed=sample.seed)
+        state = advance(server, running, sample.plies)
+        assert state.to_move is not None and state.outcome is None
+        move = sample_move(state)
+        for label, size in SAMPLE_SIZES.items():
+            hand = taps.finger(browser, server, size)
+            page = hand.page
+            taps.open_seat(page, running.seat(state.to_move).path)
+            taps.board_in_first_screen(page)
+            taps.shoot(page, f"{engine}-{label}-{number}-opened")
+            every_choice_lights_tappable_places(page, engine)
+            taps.build_by_taps(page, engine, move)
+            taps.shoot(page, f"{engine}-{label}-{number}-chosen")
+            page.locator("#pending .pbem-cancel").tap()
+            expect(page.locator("#pending .pbem-confirm")).to_have_count(0)
+            taps.no_script_errors(page)
+            hand.close()

@@ -7,7 +7,9 @@ and sentences; text drawings and the final SVG; the refusals of stale, foreign a
 faster engine must give the same digests: the same games, the same stored JSON, the same words.
 
 The `drawn` digests were recorded again once, when the boards' name lines changed on purpose
-(each name on a line of its own under the board); every other stream is as first recorded.
+(each name on a line of its own under the board); the `words` digests once, when `Summary` gained
+`hand_brief` (the page's short hand; its repr is hashed; checked to be the only difference); every
+other stream is as first recorded.
 
 Regenerate (only when a rule or a format changes on purpose, never to make a speed-up pass):
 
@@ -50,7 +52,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "json": "6d37f6c9c05a37fc4137cd0ee922667053a496841ddeb4165f5ebc632482481d",
         "sorted": "e7914228459cda952482f4f05fb1bda728d95c8eaee175d93b0850edd2cf241c",
         "reload": "df8cffb4ef888d288284173a52ceae6097e13b425ca59769d05fda78df253070",
-        "words": "7b651d9a6f35c8968756af4576adfd429f77a6f7bd3fe6533f36e16cd9f13a72",
+        "words": "ed3d1106ec0c5ff22fa1ba60451c94cb298dadf72daf00d369598e4d20289366",
         "errors": "f7f85c4e2597dec03125b4fa0410c82eb97bdabc718e1a496061306aa34b4037",
         "drawn": "7b3ca25f5cc13773c974c8dac49efa576c4c25c769f5ec8ff6a53d4261dfa85b",
     },
@@ -59,7 +61,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "json": "c49ece25a10f55c6036710e5c6919544d896e52fd15211044694fc641bd49358",
         "sorted": "fa77f6841bf2f3ca96851fb42895c3465c091d4fc122c234f1ef12a05e7ff42a",
         "reload": "64233f4a169ae8eada3978e307513346b3880db80a6610982672676eb7905ae6",
-        "words": "e9690107046046819199118aefd888b7f1720c9fc6bc69bb461d9d324529a610",
+        "words": "eaf817bee9f891b2ee02d460326e367faf0e50c4ba774c970b6a1b5c9f02068c",
         "errors": "a0795e09abd798112e4935aa576453b3cbd0dd5bba7d4031feb30e926c495acb",
         "drawn": "4a2881bc3a9928789ae73d4bc5206ac1c6e08d0d4eb97e4e29f5ed04bcf1741f",
     },
@@ -68,7 +70,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "json": "1ede3986121ed9d003c90366bfd2acd9cd0b09e8abfd3700f185eb711cde3079",
         "sorted": "f1fbc0449870dcef9b677a46128b9fdc2b5d51d2bda983384ea87e699712e820",
         "reload": "dccb859ae96747f9ddb0a779fb78a6e5d8ac6737fec98999ee976d5131b40b51",
-        "words": "25415d222a3a3404eca67cead1fc34512fed1afd9f0ae179f89a97579a337713",
+        "words": "950e95d6c28999126e1c76ff6e16ae02a9c7591a259136b498b62e8924852a1b",
         "errors": "ca0fa55ae60c9780f6e6b1d761afd28d783656ca85552fb92bc2798276c7c8ee",
         "drawn": "7b3aa8c3fb1aa8dbb0423d48c553de3ea3b7e29a4bfdc80c2950dfb5eca5764c",
     },
@@ -77,7 +79,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "json": "3fe671dc6b7eeb809238cc129d8a2ed753badb33b7d49de6247beeee4bcc6e51",
         "sorted": "d7a4ca62ef04d8b238a74111dfe19101d49fa8dee3d4bc971c3a45a50e1e81a3",
         "reload": "00b9991dc182aa7a6756c8fc3548a56b89dd133e9ff451f2324b76909928c713",
-        "words": "6d6c9fd8dd5de23aeb5f831232e836b5e5435a6007bb0b79bc7170cbd9b38634",
+        "words": "0e0f2ef8a6f809573c8f8e5d77335ff7e4663858aef5f06383f9ade727c9f89e",
         "errors": "2745c32d90445af4c668c4695bf50c6dc52a41665db32a4bb150f240b6f74565",
         "drawn": "e061081796201299a9b25b33504e0bfcc6cc22cd70aef7c26f22f40d1e9dc44d",
     },
@@ -86,7 +88,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "json": "958fe811f1531fa005d7905420d6162976d8b229e32f99b3a0a5c66435995ec8",
         "sorted": "84d1687a09574f3e146cbc10ccfa32841a9f7a568a5f7b5e2b6a6cb2b3d23fe2",
         "reload": "3ec075757251f961d5affb6d8a5adeb73497e59df6d438ca5d34d4da78b28b2b",
-        "words": "15db155874678747f607d8d171aadd610c56014db2917a0b01407e14d3345418",
+        "words": "4cca9044d8aef966cec3e8de49fffa98797bff415ecd8ad3458ee174459c79ba",
         "errors": "e0fd6ac9da8a833850f01d1fce35cf846e400338515f81c549ab924012b4193c",
         "drawn": "107aa8b98e98f825c22c010c4fe04696b473ecd86c617a92122dadb5a276bfdb",
     },
@@ -95,7 +97,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "json": "be96339e922e847500a2cc83d069066225d1534025622999e1c757a914136d91",
         "sorted": "ff7be7b0f19c0e92bcf657aede8a21abc9982079de5b14c4b68f823872a7b79f",
         "reload": "727aac7d5d950936aad059b1b1f67908bd0832abb15e3a0d43cbfa8c946566d5",
-        "words": "82b3156052cf927309d019d32fc7f769007b8788f094f0028cd719e3a61f0a31",
+        "words": "376bb8c6971a8fd87701fce0237aa0300d1f83eee494fd29d3f2ab090b30f52c",
         "errors": "ee9af7fd274ef729ba2a6b0bad19fb0c71b8ca2fc559e8fc75c74cd862b83c25",
         "drawn": "948089c25472a8cf834f00a103a1fd1ed867dfff61db170f50813e51003dd41c",
     },
@@ -104,7 +106,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "json": "e441ea1a5ad06d16929e89e8b95ea61a3743bb922016e2f990d1384bc6b0be2a",
         "sorted": "e01203927bdd312e69ba51eff3d05d4b3bc615e2424317f980e89a0d558eae6f",
         "reload": "50a04d6826275dbabb6de9a191c2ee26f9eddb62785836cae65fed61693b0a37",
-        "words": "4f4164c1710e2d2befb48fb51875872bd9d4fd4c994b0647ec103bd90c602229",
+        "words": "6b61b60b7bf8221581bbfee07e025dfb66a589755c7fc3d96c3684d5c39cabfc",
         "errors": "1acb1bf6c4cdb87f1f412b914b2274fd31f93809e9f5e6a9990806d97b90be8a",
         "drawn": "80b5d6a4d99ecf7094ba2f36b6b73acfb542aa9e1a91231d35e4dfa8b2033b60",
     },

@@ -5,6 +5,7 @@ import { $, $$, el, svgEl } from "../../kit.js";
 
 export default class Gorami {
   static focusable = ".cell.pbem-target";
+  static shows = ".cell.pbem-selected";
 
   constructor(play) {
     this.play = play;

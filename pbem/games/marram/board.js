@@ -19,6 +19,7 @@ export default class Marram {
     "[data-hand].pbem-source",
     ".pbem-preview .pbem-loc",
   ].join(", ");
+  static shows = ".pbem-preview";
 
   constructor(play) {
     this.play = play;
@@ -369,13 +370,21 @@ export default class Marram {
         values.map((v) => chip(label(v), choice[key] === v, () => set(v), { [`data-${key}`]: v })),
       );
     const rows = [];
-    if (claims.length) rows.push(row("claim", "Claim:", claims, (c) => c, (c) => this.setClaim(c)));
+    if (claims.length) rows.push(row("claim", "Claim:", claims, (c) => this.claimWords(c), (c) => this.setClaim(c)));
     if (bets.length) rows.push(row("bet", "Bet:", bets, (b) => `bet ${b}`, (b) => this.setBet(b)));
     if (claims.length || bets.length) {
       rows.push(el("p", { class: "pbem-hint" }, "Or click a lit quadrant or snake on the tile."));
     }
     box.hidden = !rows.length;
     box.replaceChildren(...rows);
+  }
+
+  // What a claim takes, in the engine's words (board_assets' `claims`, per action): "boot: the
+  // grass tuft of 3 tiles (north-east quarter)"; the notation when the page has none.
+  claimWords(claim) {
+    const c = this.choice;
+    const action = c.kind === "place" ? `place ${c.tile} ${c.pos} ${c.rot}` : `flip ${c.pos} ${c.rot}`;
+    return ((this.play.data.claims || {})[action] || {})[claim] || claim;
   }
 
   setClaim(claim) {
@@ -411,10 +420,7 @@ export default class Marram {
       return;
     }
     let words = c.kind === "place" ? `Lay tile ${c.tile} at ${c.pos}, turned ${c.rot}°` : `Flip tile ${c.tile} at ${c.pos}, its back turned ${c.rot}°`;
-    if (c.claim) {
-      const [kind, loc] = c.claim.split(" ");
-      words += `, with a ${kind === "fork" ? "pitchfork" : "boot"} on ${loc}`;
-    }
+    if (c.claim) words += `, with a ${this.claimWords(c.claim)}`;
     if (c.bet) words += `, betting on the prey at ${c.bet}`;
     this.play.setPending(move, `${words}.`);
   }

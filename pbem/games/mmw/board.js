@@ -5,6 +5,7 @@ import { $$, cssEscape, el } from "../../kit.js";
 
 export default class Mmw {
   static focusable = ".square.pbem-source, .square.pbem-target";
+  static shows = ".square.pbem-selected, .square.pbem-chosen";
 
   constructor(play) {
     this.play = play;
