@@ -49,6 +49,10 @@ FIELD_LENGTHS = {
     "token": TOKEN_LENGTH,
     "game_id": GAME_ID_LENGTH,
 }
+# Fields bounded by their own check alone, which answers with the form kept and says what the
+# one limit is: a game's name (`pbem.domain.titles.MAX_LENGTH`, as `pbem new-game --title`
+# has it). The request's size still bounds them.
+OWN_BOUNDS = frozenset({"title"})
 # Any other field: engine options ("pitchfork", "16") and whatever a form adds later.
 DEFAULT_LENGTH = 100
 NAME_LENGTH = 64
@@ -152,7 +156,7 @@ def check_field(name: str, value: str, what: str = "field") -> None:
     if name == "token":
         _check_token(value)
     bound = FIELD_LENGTHS.get(name, DEFAULT_LENGTH)
-    if len(value) > bound:
+    if len(value) > bound and name not in OWN_BOUNDS:
         raise TooLong(
             f"The {what} '{name}' is {len(value)} characters long; pbem accepts at most {bound}. "
             "Shorten it and send it again."

@@ -37,6 +37,13 @@ def available_games() -> list[games.Game]:
     return found
 
 
+@bp.app_context_processor
+def title_limit() -> dict[str, int]:
+    """The one limit of a game's name (`pbem.domain.titles.MAX_LENGTH`) for every form that
+    asks for one: the home page's and the games page's."""
+    return {"title_length": TITLE_LENGTH}
+
+
 @bp.get("/")
 def index() -> tuple[str, int]:
     return _form(request.args.get("game"))
@@ -54,7 +61,6 @@ def _form(chosen: str | None, error: str | None = None, status: int = 200) -> tu
         values=request.form,
         typed=typed_players(),
         embedded=settings().mail_to_files,
-        title_length=TITLE_LENGTH,
         bots_offered=bot_choices(),
         **clock_choices(),
     ), status
@@ -108,8 +114,14 @@ def form_title() -> str | None:
 
 
 def form_options(game: games.Game) -> dict[str, str]:
-    """The engine's options the form filled in."""
-    return {option: request.form[option] for option in game.options if request.form.get(option)}
+    """The engine's options the form filled in: `<option>`, or `<game>.<option>` where a form
+    offers every game's options at once (the home page's "Play against the computer")."""
+    chosen = {}
+    for option in game.options:
+        value = request.form.get(f"{game.name}.{option}") or request.form.get(option)
+        if value:
+            chosen[option] = value
+    return chosen
 
 
 # The clocks the form offers by name; "custom" takes any clock `pbem new-game --clock` takes.
@@ -220,11 +232,14 @@ def create() -> Response | tuple[str, int]:
 @bp.get("/created/<game_id>")
 def created(game_id: str) -> str:
     game = db.get_or_404(Game, game_id)
+    # pbem's bots take their seats at once and are never invited: the page names them.
+    computers = [bots.get(s.player.bot).name for s in game.seats if s.player.bot is not None]
     return render_template(
         "pages/created.html",
         game=game,
         title=views.engine(game).title,
-        players=len(game.seats),
+        players=len(game.seats) - len(computers),
+        computers=computers,
         confirming=game.confirmed_at is None,
         embedded=settings().mail_to_files,
     )

@@ -8,7 +8,9 @@ The package:
 - `features.py`: terrain regions and creatures, their completion, validity and value;
 - `notation.py`: parsing moves and writing them in canonical form;
 - `rules.py`: `MarramState`, turns, claims and bets, scoring, dead tiles and the end;
-- `words.py`: sentences for moves and endings, and the page summary of a position;
+- `words.py`: sentences for moves and endings (a tile named by what it shows), and the page
+  summary of a position;
+- `claims.py`: what each claim takes, in words, for the interactive board's claim buttons;
 - `render.py`: drawing a view as SVG (with the interactive board's previews) or as text;
 - `board.js`, `board.css`: the game page's click-to-move controller and its styles.
 """
@@ -86,11 +88,14 @@ class MarramGame:
         rotation (keyed "face:tile:rotation"); `flips`, what each flip would cost, keyed by
         position ("x,y": its tile, the tokens lost, a warning naming them by `names`, and
         those tokens drawn crossed out for the preview; see `render.flips`); `warnings`, those
-        sentences keyed by the flip's move prefix ("flip x,y") for the page; and `glyphs`, its
-        boot, pitchfork and bet drawn at the origin. An empty dict otherwise."""
+        sentences keyed by the flip's move prefix ("flip x,y") for the page; `claims`, per
+        action ("place 17 1,0 90", "flip 1,0 180") what each claim it may carry takes ("boot
+        NE": "boot: the grass tuft of 3 tiles (north-east quarter)"), for the claim buttons;
+        and `glyphs`, its boot, pitchfork and bet drawn at the origin. An empty dict
+        otherwise."""
         if state.outcome is not None or state.to_move != seat:
             return {}
-        from pbem.games.marram import render
+        from pbem.games.marram import claims, render
 
         view = state.view(seat)
         legal = state.legal_moves()
@@ -100,6 +105,7 @@ class MarramGame:
             "flips": flips,
             # Shown by the page under a chosen flip ("flip x,y …"), as MMW warns of a sinking.
             "warnings": {f"flip {pos}": f["warning"] for pos, f in flips.items() if f["warning"]},
+            "claims": claims.claim_labels(state, legal) if isinstance(state, MarramState) else {},
             "glyphs": {
                 "boot": render.boot_glyph(0, 0, seat),
                 "fork": render.fork_glyph(0, 0, seat),

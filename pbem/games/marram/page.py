@@ -203,7 +203,8 @@ def _panel_head(view: Mapping[str, Any], status: str, py: float) -> tuple[list[s
         )
         py += 22
     info = f"Bag: {words.plural(int(view.get('bag') or 0), 'tile')}"
-    if view.get("threshold"):
+    # The race is told while it runs; once over, the status line says who won.
+    if view.get("threshold") and not outcome:
         info += f" · first to {view.get('threshold')} wins"
     discarded = view.get("discarded") or []
     if discarded:

@@ -27,6 +27,7 @@ from pbem.games.marram.turns import (
     describe_event,
     marked_turns,
     turn_label,
+    view_tile_named,
 )
 
 _KIND_CHAR = {
@@ -225,7 +226,9 @@ def _status_line(view: Mapping[str, Any], names: Sequence[str]) -> str:
     status = f"Bag {view.get('bag', 0)}"
     discarded = view.get("discarded") or []
     if discarded:
-        status += f", discarded {', '.join(str(t) for t in discarded)}"
+        status += "; discarded, as they fit nowhere: " + "; ".join(
+            view_tile_named(view, t) for t in discarded
+        )
     outcome, to_move = view.get("outcome"), view.get("to_move")
     settled = settled_words(outcome, names)
     if settled is not None:

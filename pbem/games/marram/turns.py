@@ -140,7 +140,17 @@ def action_words(view: Mapping[str, Any], ply: int) -> str:
 
     discards = [e for e in log if e.get("ply") == ply + 1 and e.get("type") == "discard"]
     ended = view.get("outcome") is not None and ply == len(view.get("history") or []) - 1
-    return words.action_sentence(mover, now, standing_on, discards, ended)
+    return words.action_sentence(
+        mover, now, standing_on, discards, ended, lambda tid: view_tile_named(view, tid)
+    )
+
+
+def view_tile_named(view: Mapping[str, Any], tile_id: object) -> str:
+    """A tile of the view named by what it shows (`words.tile_named`); by its number alone
+    when the view does not describe it."""
+    if str(tile_id) not in (view.get("tiles") or {}):
+        return f"tile {tile_id}"
+    return words.tile_named(tile_id, tile_desc(view, tile_id))
 
 
 def _score_words(event: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -159,8 +169,11 @@ def _score_words(event: Mapping[str, Any], names: Sequence[str]) -> str:
     return f"{name} completed ({value}, unclaimed)"
 
 
-def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
-    """One public log event in plain words."""
+def describe_event(
+    event: Mapping[str, Any], names: Sequence[str], view: Mapping[str, Any] | None = None
+) -> str:
+    """One public log event in plain words; tiles named by what they show when `view` is
+    given."""
     kind = event.get("type")
     mover = who(names, event.get("seat"))
     pos = words.event_pos(event)
@@ -168,7 +181,8 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
     if kind == "place":
         tile = event.get("tile")
         rot = event.get("rotation")
-        return f"{mover} placed tile {tile}{at}" + (f", turned {rot}°" if rot is not None else "")
+        placed = view_tile_named(view, tile) if view is not None else f"tile {tile}"
+        return f"{mover} placed {placed}{at}" + (f", turned {rot}°" if rot is not None else "")
     if kind == "flip":
         return f"{mover} flipped the tile{at}"
     if kind in ("claim", "bet"):
@@ -184,7 +198,9 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
             return f"a {animal} was eaten"
         return f"{who(names, seat)}'s bet on a {animal} won {gain}"
     if kind == "discard":
-        return f"{mover} discarded dead tile {event.get('tile')}"
+        tile = event.get("tile")
+        dead = view_tile_named(view, tile) if view is not None else f"tile {tile}"
+        return f"{mover} discarded {dead}, which fits nowhere"
     if kind == "end-bonus":
         return f"end bonus: {event.get('points', event.get('value', 0))} to {mover}"
     said = {

@@ -44,6 +44,44 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
+# -- a tile ------------------------------------------------------------------------------------
+
+_COIN_ORDER = ("gold", "silver")
+
+
+def tile_words(desc: Mapping[str, Any], face: str = "front") -> str:
+    """A tile named by what its face shows, as the picture and the rules' tile sheet show it:
+    "sand tile with 2 flowers", "grass-and-sand tile with a blue snake plus 1 gold coin plus a
+    shovel". Never a comma or an " and ", so that a sentence's first clause (what moves and
+    where, `pbem.domain.move_groups`) keeps the tile whole."""
+    shown = desc.get("back") if face == "back" else desc
+    shown = shown if isinstance(shown, Mapping) else {}
+    terrain = [TERRAIN_NAMES[c] for c in "gs" if c in str(shown.get("q", ""))]
+    items: list[str] = []
+    for code in ("o", "b", "w"):
+        if any(str(p).startswith(code + ":") for p in shown.get("pieces") or []):
+            items.append(with_article(SPECIES_NAMES[code]))
+    metals = [str(c[1]) for c in shown.get("coins") or [] if len(c) > 1]
+    items += [_some(metals.count(m), f"{m} coin") for m in _COIN_ORDER if m in metals]
+    if shown.get("flowers"):
+        items.append(_some(len(shown["flowers"]), "flower"))
+    items += [with_article(str(prey[1])) for prey in shown.get("prey") or [] if len(prey) > 1]
+    if face == "front" and isinstance(desc.get("back"), Mapping):
+        items.append("a shovel")
+    name = "-and-".join(terrain) + " tile"
+    return name + (" with " + " plus ".join(items) if items else "")
+
+
+def _some(count: int, noun: str) -> str:
+    return with_article(noun) if count == 1 else plural(count, noun)
+
+
+def tile_named(tile_id: object, desc: Mapping[str, Any], face: str = "front") -> str:
+    """A tile in a sentence: what it shows, and its number for the notation ("a sand tile
+    with 2 flowers (#38)")."""
+    return f"{with_article(tile_words(desc, face))} (#{tile_id})"
+
+
 # -- a move -----------------------------------------------------------------------------------
 
 
@@ -61,8 +99,12 @@ def sentence(state: MarramState, after: MarramState) -> str:
     now = [e for e in new if e.get("ply") == ply]
     discards = [e for e in new if e.get("ply") != ply and e["type"] == "discard"]
     ended = after.outcome_value is not None
+
+    def named(tile_id: object) -> str:
+        return tile_named(tile_id, after.tile(int(str(tile_id))).description())
+
     return action_sentence(
-        state.to_move_seat, now, lambda e: _standing_on(after, e), discards, ended
+        state.to_move_seat, now, lambda e: _standing_on(after, e), discards, ended, named
     )
 
 
@@ -101,11 +143,12 @@ def action_sentence(
     standing_on: Callable[[Mapping[str, Any]], str | None],
     discards: Iterable[Mapping[str, Any]],
     ended: bool,
+    named: Callable[[object], str] = lambda tile_id: f"tile {tile_id}",
 ) -> str:
     """The sentence for one action from the events it logged (`now`), for the move's record and
     the drawings' captions alike. `standing_on` names what a claimed token stands on (None leaves
     the claim out); `discards` are the dead tiles discarded after it; `ended`, whether the game
-    ended with it."""
+    ended with it; `named` names a tile by its id (`tile_named`)."""
     clauses: list[str] = []  # what the mover did, joined into one sentence
     tails: list[str] = []  # what followed, each after a semicolon
     things: list[str] = []
@@ -116,7 +159,7 @@ def action_sentence(
         if kind == "pass":
             clauses.append("passed, as no tile could be placed or flipped")
         elif kind == "place":
-            clauses.append(f"placed tile {event.get('tile')}{at}")
+            clauses.append(f"placed {named(event.get('tile'))}{at}")
         elif kind == "flip":
             clauses.append(f"flipped the tile{at}")
             lost = [
@@ -140,7 +183,7 @@ def action_sentence(
         if len(completed) > 1 and "," in completed[-2]:
             joined = ", ".join(completed[:-1]) + ", and " + completed[-1]
         clauses.append("completed " + joined)
-    tails.extend(_aftermath(now, discards))
+    tails.extend(_aftermath(now, discards, named))
     if ended:
         tails.append("the game ended")
     head = f"{{{mover}}} {listing(clauses)}" if clauses else f"{{{mover}}} acted"
@@ -148,7 +191,9 @@ def action_sentence(
 
 
 def _aftermath(
-    now: Sequence[Mapping[str, Any]], discards: Iterable[Mapping[str, Any]]
+    now: Sequence[Mapping[str, Any]],
+    discards: Iterable[Mapping[str, Any]],
+    named: Callable[[object], str],
 ) -> list[str]:
     """What followed an action: creatures leaving, bets won and lost, dead tiles discarded."""
     tails = []
@@ -162,7 +207,9 @@ def _aftermath(
         elif event.get("type") == "bet-lost" and event.get("why") == "freak":
             tails.append(f"{who}'s bet was lost with the freak beast")
     for event in discards:
-        tails.append(f"{{{event.get('seat')}}} discarded dead tile {event.get('tile')}")
+        tails.append(
+            f"{{{event.get('seat')}}} discarded {named(event.get('tile'))}, which fits nowhere"
+        )
     return tails
 
 
@@ -267,11 +314,13 @@ def summary(state: MarramState, viewer: int | None) -> Summary:
             text = "left the game"
         seats.append(SeatSummary(colour=SEAT_COLOURS[index % len(SEAT_COLOURS)], supplies=text))
     hand = view["hand"]
-    own = "" if hand is None else "your tiles: " + (", ".join(map(str, hand)) if hand else "none")
+    held = "; ".join(tile_named(t, state.tile(t).description()) for t in hand or [])
+    own = "" if hand is None else "your tiles: " + (held or "none")
+    brief = "" if hand is None else "your tiles: " + (", ".join(f"#{t}" for t in hand) or "none")
     notes = f"{plural(view['bag'], 'tile')} in the bag"
-    if view["threshold"] and view["length"] == "short":
+    if view["threshold"] and view["length"] == "short" and view["outcome"] is None:
         notes += f" · first to {view['threshold']} wins"
     if view["to_move"] is not None:
         left = view["actions_left"]
         notes += f" · {left} action{'s' if left != 1 else ''} left this turn"
-    return Summary(score_label="points", seats=seats, hand=own, notes=notes)
+    return Summary(score_label="points", seats=seats, hand=own, notes=notes, hand_brief=brief)

@@ -10,6 +10,7 @@ import pytest
 from pbem.games import IllegalMove, InvalidMove, MoveError, SeatSummary, Summary, fill_names
 from pbem.games.marram import render
 from pbem.games.marram.rules import MarramState
+from pbem.games.marram.words import tile_named
 from tests.games.marram.scenario import (
     GAME,
     GRASS,
@@ -90,19 +91,22 @@ def test_a_game_ending_between_the_two_actions_is_not_mid_turn() -> None:
 def test_placing_and_claiming() -> None:
     deck, ids = deck_for([one(["o:end:W"]), {"q": "ggss", "coins": [["NW", "gold"]]}], SAND)
     state = new(deck, start=ORANGE_START)
-    assert said(state, f"place {ids[0]} 1,0 0") == "Ann placed tile 1 at (1,0)"
     assert (
-        said(state, f"place {ids[0]} 1,0 0 boot SE")
-        == "Ann placed tile 1 at (1,0) and put a boot on the sand"
+        said(state, f"place {ids[0]} 1,0 0")
+        == "Ann placed a grass-and-sand tile with an orange snake (#1) at (1,0)"
     )
-    assert (
-        said(state, f"place {ids[0]} 1,0 0 boot NE")
-        == "Ann placed tile 1 at (1,0) and put a boot on the grass"
+    assert said(state, f"place {ids[0]} 1,0 0 boot SE") == (
+        "Ann placed a grass-and-sand tile with an orange snake (#1) at (1,0) and put a boot "
+        "on the sand"
+    )
+    assert said(state, f"place {ids[0]} 1,0 0 boot NE") == (
+        "Ann placed a grass-and-sand tile with an orange snake (#1) at (1,0) and put a boot "
+        "on the grass"
     )
     # The snake runs on west of the start tile, where nothing lies yet: nothing completes.
-    assert (
-        said(state, f"place {ids[0]} 1,0 0 boot W")
-        == "Ann placed tile 1 at (1,0) and put a boot on the orange snake"
+    assert said(state, f"place {ids[0]} 1,0 0 boot W") == (
+        "Ann placed a grass-and-sand tile with an orange snake (#1) at (1,0) and put a boot "
+        "on the orange snake"
     )
 
 
@@ -112,12 +116,12 @@ def test_a_pitchfork_and_a_bet() -> None:
     state = new(deck, start=ORANGE_START, variant="animals")
     assert (
         said(state, f"place {ids[0]} 1,0 0 fork W bet W")
-        == "Ann placed tile 1 at (1,0) and put a pitchfork on the orange snake and a bet on the "
-        "frog"
+        == "Ann placed a grass-and-sand tile with an orange snake plus a frog (#1) at (1,0) and "
+        "put a pitchfork on the orange snake and a bet on the frog"
     )
-    assert (
-        said(state, f"place {ids[0]} 1,0 0 bet W")
-        == "Ann placed tile 1 at (1,0) and put a bet on the frog"
+    assert said(state, f"place {ids[0]} 1,0 0 bet W") == (
+        "Ann placed a grass-and-sand tile with an orange snake plus a frog (#1) at (1,0) and "
+        "put a bet on the frog"
     )
 
 
@@ -126,20 +130,23 @@ def test_completing_a_feature_names_it_its_value_and_who_scores() -> None:
     state = new(deck, start=ORANGE_START)
     state = solo(state, f"place {ids[0]} 1,0 0 boot W")
     assert said(state, f"place {ids[1]} -1,0 0") == (
-        "Ann placed tile 2 at (-1,0) and completed an orange snake worth 3 to Ann"
+        "Ann placed a grass-and-sand tile with an orange snake (#2) at (-1,0) and completed an "
+        "orange snake worth 3 to Ann"
     )
     # Seat 1 has a boot on the snake too: a tie scores fully for both.
     data = state.to_json()
     data["tokens"].append([1, "boot", -1, 0, "E"])
     tied = edit(state, tokens=data["tokens"])
     assert said(tied, f"place {ids[1]} -1,0 0") == (
-        "Ann placed tile 2 at (-1,0) and completed an orange snake worth 3 each to Ann and Bob"
+        "Ann placed a grass-and-sand tile with an orange snake (#2) at (-1,0) and completed an "
+        "orange snake worth 3 each to Ann and Bob"
     )
     # Unclaimed: nobody scores.
     state = new(deck, start=ORANGE_START)
     state = solo(state, f"place {ids[0]} 1,0 0")
     assert said(state, f"place {ids[1]} -1,0 0 boot NE") == (
-        "Ann placed tile 2 at (-1,0), put a boot on the grass and completed an orange snake "
+        "Ann placed a grass-and-sand tile with an orange snake (#2) at (-1,0), put a boot on the "
+        "grass and completed an orange snake "
         "worth 3, which nobody claimed"
     )
 
@@ -148,7 +155,8 @@ def test_a_region_is_named_with_its_bulges() -> None:
     state, ids = ring(RING_TILES)
     state = state.play(f"place {ids[6]} 0,1 0 boot SE")
     assert said(state, f"place {ids[7]} -1,2 0") == (
-        f"Ann placed tile {ids[7]} at (-1,2) and completed a sand mound of 9 bulges worth 45 to Ann"
+        f"Ann placed a grass-and-sand tile (#{ids[7]}) at (-1,2) and completed a sand mound of 9 "
+        "bulges worth 45 to Ann"
     )
 
 
@@ -179,7 +187,8 @@ def test_a_completed_creature_leaving_the_board_and_a_freed_region(variant: str)
     while state.to_move != 0:
         state = state.play(filler_move(state))
     assert said(state, f"place {ids[3]} 1,-1 0") == (
-        f"Ann placed tile {ids[3]} at (1,-1) and completed an orange snake worth 3, which nobody "
+        f"Ann placed a sand tile with an orange snake (#{ids[3]}) at (1,-1) and completed an "
+        "orange snake worth 3, which nobody "
         "claimed, and a grass tuft of 4 bulges worth 12 to Ann; the orange snake left the board"
     )
 
@@ -193,7 +202,8 @@ def test_prey_eaten_and_bets_lost(animal: str, points: int) -> None:
     while state.to_move != 0:
         state = state.play(filler_move(state))
     assert said(state, f"place {ids[1]} -1,0 0") == (
-        "Ann placed tile 2 at (-1,0) and completed an orange snake worth 3, which nobody "
+        "Ann placed a grass-and-sand tile with an orange snake (#2) at (-1,0) and completed an "
+        "orange snake worth 3, which nobody "
         f"claimed; the orange snake left the board; Ann's bet on the {animal} won {points}"
     )
     # A freak beast: two heads.
@@ -204,7 +214,8 @@ def test_prey_eaten_and_bets_lost(animal: str, points: int) -> None:
     while state.to_move != 0:
         state = state.play(filler_move(state))
     assert said(state, f"place {ids[1]} -1,0 0") == (
-        "Ann placed tile 2 at (-1,0) and completed a freak beast (blue snake) worth 3, which "
+        "Ann placed a grass-and-sand tile with a blue snake (#2) at (-1,0) and completed a freak "
+        "beast (blue snake) worth 3, which "
         "nobody claimed; the freak beast (blue snake) left the board; "
         "Ann's bet was lost with the freak beast"
     )
@@ -228,7 +239,7 @@ def test_pass_dead_tiles_and_the_end() -> None:
     state = play(state, "place 3 3,0 0")
     assert said(state, "pass") == "Ann passed, as no tile could be placed or flipped"
     state = state.play("pass")
-    assert said(state, "place 6 0,1 0") == "Bob placed tile 6 at (0,1); the game ended"
+    assert said(state, "place 6 0,1 0") == "Bob placed a grass tile (#6) at (0,1); the game ended"
 
 
 def test_a_dead_tile_discarded_next_is_told() -> None:
@@ -241,8 +252,9 @@ def test_a_dead_tile_discarded_next_is_told() -> None:
     state = new(deck, start=start)
     state = state.play("place 2 0,-1 0")
     assert said(state, "place 1 0,1 0") == (
-        "Ann placed tile 1 at (0,1) and completed a freak beast (worm) worth 3, which nobody "
-        "claimed; Bob discarded dead tile 4"
+        "Ann placed a grass-and-sand tile with a worm (#1) at (0,1) and completed a freak beast "
+        "(worm) worth 3, which nobody claimed; Bob discarded a sand tile with a worm (#4), which "
+        "fits nowhere"
     )
 
 
@@ -373,11 +385,13 @@ def test_summary_in_the_words_of_the_game_page() -> None:
             SeatSummary("violet", "boots 5 · forks 3 · shovels 3 · bets 2 · 3 tiles in hand"),
             SeatSummary("white", "boots 5 · forks 3 · shovels 3 · bets 2 · 3 tiles in hand"),
         ],
-        hand="your tiles: " + ", ".join(map(str, hand)),
+        hand="your tiles: "
+        + "; ".join(f"{tile_named(t, state.tile(t).description())}" for t in hand),
+        hand_brief="your tiles: " + ", ".join(f"#{t}" for t in hand),
         notes=f"{state.view(None)['bag']} tiles in the bag · first to 90 wins · 2 actions left "
         "this turn",
     )
-    assert state.summary(None).hand == ""
+    assert state.summary(None).hand == state.summary(None).hand_brief == ""
     state = state.play(state.legal_moves()[0])
     assert state.summary(None).notes.endswith(" · 1 action left this turn")
     assert state.summary(0).seats[0].supplies.endswith(" · 2 tiles in hand")
@@ -421,7 +435,7 @@ def test_board_assets_on_the_seats_turn_only() -> None:
     state = GAME.new(2, {"variant": "animals"}, seed=3)
     assert GAME.board_assets(state, 1) == {}
     assets = GAME.board_assets(state, 0)
-    assert set(assets) == {"previews", "flips", "glyphs", "warnings"}
+    assert set(assets) == {"previews", "flips", "glyphs", "warnings", "claims"}
     # The page's warning for each flip that removes tokens, keyed by the flip's move prefix.
     assert assets["warnings"] == {
         f"flip {pos}": flip["warning"] for pos, flip in assets["flips"].items() if flip["warning"]
