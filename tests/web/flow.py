@@ -28,6 +28,14 @@ def mails(to: str | None = None, kind: str | None = None) -> list[OutboxMessage]
     return list(db.session.execute(query).scalars())
 
 
+def fresh_game(game_id: str) -> Game:
+    """The game's row as the database holds it now, not as this session last saw it."""
+    db.session.expire_all()
+    game = db.session.get(Game, game_id)
+    assert game is not None
+    return game
+
+
 def create(client: FlaskClient, game: str = "countdown", emails=EMAILS, **options: str) -> Game:
     response = client.post("/", data={"game": game, "emails": "\n".join(emails), **options})
     assert response.status_code == 303, response.text

@@ -12,18 +12,11 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from pbem import links, resources
-from pbem.extensions import db, settings
+from pbem.extensions import settings
 from pbem.models import Game, Seat
-from tests.web.flow import EMAILS, start
+from tests.web.flow import EMAILS, fresh_game, start
 
 ALICE = EMAILS[0]
-
-
-def _game(game_id: str) -> Game:
-    db.session.expire_all()
-    game = db.session.get(Game, game_id)
-    assert game is not None
-    return game
 
 
 def _seats(game: Game) -> tuple[Seat, Seat]:
@@ -42,7 +35,7 @@ def _home_of(seat: Seat) -> str:
 
 def test_both_pages_offer_the_bot_with_greedy_first(client: FlaskClient) -> None:
     game = start(client)
-    alice, _ = _seats(_game(game.id))
+    alice, _ = _seats(fresh_game(game.id))
     for page in (client.get(_page_of(alice)).text, client.get(_home_of(alice)).text):
         assert 'name="bot"' in page
         assert '<option value="greedy" selected>' in page and '<option value="mcts">' in page
@@ -52,16 +45,16 @@ def test_both_pages_offer_the_bot_with_greedy_first(client: FlaskClient) -> None
 
 def test_the_game_page_hands_the_seat_to_the_bot_chosen(client: FlaskClient) -> None:
     game = start(client)
-    alice, bob = _seats(_game(game.id))
+    alice, bob = _seats(fresh_game(game.id))
     page = _page_of(alice)
     wrong = client.post(f"{page}/autopilot", data={"autopilot": "on", "bot": "deep-blue"})
     assert wrong.status_code == 400
     assert "'deep-blue' is not a bot autopilot can hand your seat to" in unescape(wrong.text)
     assert "choose greedy" in wrong.text and "or mcts" in wrong.text
-    assert _seats(_game(game.id))[0].autopilot_since is None, "nothing handed over"
+    assert _seats(fresh_game(game.id))[0].autopilot_since is None, "nothing handed over"
     done = client.post(f"{page}/autopilot", data={"autopilot": "on", "bot": "mcts"})
     assert done.status_code == 303
-    game = _game(game.id)
+    game = fresh_game(game.id)
     alice, bob = _seats(game)
     assert alice.autopilot_bot == "mcts"
     assert "pbem MCTS, pbem's computer player, makes your moves" in client.get(page).text
@@ -70,7 +63,7 @@ def test_the_game_page_hands_the_seat_to_the_bot_chosen(client: FlaskClient) -> 
 
 def test_the_games_page_hands_the_seat_to_the_bot_chosen(client: FlaskClient) -> None:
     game = start(client)
-    alice, _ = _seats(_game(game.id))
+    alice, _ = _seats(fresh_game(game.id))
     path = _home_of(alice)
     form = {"game": game.id, "seat": str(alice.seat), "autopilot": "on"}
     wrong = client.post(f"{path}/autopilot", data={**form, "bot": "random"})
@@ -78,19 +71,19 @@ def test_the_games_page_hands_the_seat_to_the_bot_chosen(client: FlaskClient) ->
     assert "choose greedy" in wrong.text
     done = client.post(f"{path}/autopilot", data={**form, "bot": "mcts"})
     assert done.status_code == 303
-    assert _seats(_game(game.id))[0].autopilot_bot == "mcts"
+    assert _seats(fresh_game(game.id))[0].autopilot_bot == "mcts"
     assert "on autopilot: pbem MCTS plays your seat" in client.get(done.headers["Location"]).text
 
 
 def test_a_move_on_autopilot_is_marked_on_the_pages_and_in_the_api(client: FlaskClient) -> None:
     game = start(client)
-    alice, bob = _seats(_game(game.id))
+    alice, bob = _seats(fresh_game(game.id))
     # Whoever is to move, Alice's seat goes to the bot; Bob plays his turns himself.
     assert client.post(f"{_page_of(alice)}/autopilot", data={"autopilot": "on"}).status_code == 303
-    game = _game(game.id)
+    game = fresh_game(game.id)
     if game.to_move == bob.seat:
         client.post(_page_of(bob), data={"move": "1", "ply": str(game.ply)})
-    game = _game(game.id)
+    game = fresh_game(game.id)
     alice, bob = _seats(game)
     made = [m for m in game_moves(client, bob) if m["seat"] == alice.seat]
     assert made and all(m["autopilot"] and m["autopilot_bot"] == "greedy" for m in made)

@@ -7,18 +7,11 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 
 from pbem import links
-from pbem.extensions import db, settings
+from pbem.extensions import settings
 from pbem.models import Game, Seat
-from tests.web.flow import EMAILS, confirmation_link, create, links_in, mails, turn_link
+from tests.web.flow import EMAILS, confirmation_link, create, fresh_game, links_in, mails, turn_link
 
 ALICE = EMAILS[0]
-
-
-def _game(game_id: str) -> Game:
-    db.session.expire_all()
-    game = db.session.get(Game, game_id)
-    assert game is not None
-    return game
 
 
 def _alice(game: Game) -> Seat:
@@ -33,9 +26,9 @@ def _against_the_computer(client: FlaskClient, bot: str = "bot:greedy") -> Game:
     """The home page's form: a game, an address and a bot; then the confirmation."""
     response = client.post("/", data={"game": "countdown", "email": [ALICE, bot], "name": ""})
     assert response.status_code == 303, response.text
-    game = _game(response.headers["Location"].rsplit("/", 1)[1])
+    game = fresh_game(response.headers["Location"].rsplit("/", 1)[1])
     assert client.post(confirmation_link(game)).status_code == 200
-    return _game(game.id)
+    return fresh_game(game.id)
 
 
 def test_the_home_page_offers_to_play_against_the_computer(client: FlaskClient) -> None:
@@ -64,7 +57,7 @@ def test_a_game_against_the_computer_starts_on_confirmation_and_the_bot_answers(
     assert game.to_move == _alice(game).seat
     response = client.post(turn_link(game), data={"move": "1", "ply": str(game.ply)})
     assert response.status_code in (200, 303)
-    game = _game(game.id)
+    game = fresh_game(game.id)
     assert game.to_move == _alice(game).seat and game.ply >= 2
     page = client.get(_page_of(_alice(game))).text
     assert "pbem Greedy" in page and 'class="pbem-bot" data-bot="greedy"' in page
@@ -101,7 +94,7 @@ def test_the_game_page_hands_the_seat_to_autopilot_and_back(client: FlaskClient)
     assert 'id="autopilot-on"' in page and 'data-autopilot="off"' in page
     done = client.post(f"{page_link}/autopilot", data={"autopilot": "on"})
     assert done.status_code == 303
-    game = _game(game.id)
+    game = fresh_game(game.id)
     alice = _alice(game)
     assert alice.autopilot_since is not None
     # The bots played on: Alice's seat by pbem MCTS, the other by its own bot, to the end.
@@ -116,7 +109,7 @@ def test_the_page_says_who_is_on_autopilot(client: FlaskClient) -> None:
     assert client.post(confirmation_link(game)).status_code == 200
     (invite,) = mails(kind="invite")
     assert client.post(links_in(invite, "invite")[0]).status_code == 200
-    game = _game(game.id)
+    game = fresh_game(game.id)
     alice = _alice(game)
     bob = next(s for s in game.seats if s.seat != alice.seat)
     if game.to_move == alice.seat:
@@ -141,7 +134,7 @@ def test_the_page_says_who_is_on_autopilot(client: FlaskClient) -> None:
 def test_the_dashboard_switches_autopilot_per_game(client: FlaskClient) -> None:
     game = create(client, emails=[ALICE, EMAILS[1]])
     assert client.post(confirmation_link(game)).status_code == 200
-    game = _game(game.id)
+    game = fresh_game(game.id)
     alice = _alice(game)
     home = links.player_url(settings(), alice.player.id, alice.player.nonce)
     path = home.removeprefix("http://pbem.test")
@@ -157,7 +150,7 @@ def test_the_dashboard_switches_autopilot_per_game(client: FlaskClient) -> None:
     assert "Take my seat back" in page and "on autopilot: pbem Greedy plays your seat" in page
     back = client.post(f"{path}/autopilot", data={**form, "autopilot": "off"})
     assert back.status_code == 303
-    assert _alice(_game(game.id)).autopilot_since is None
+    assert _alice(fresh_game(game.id)).autopilot_since is None
     wrong = client.post(f"{path}/autopilot", data={**form, "seat": "7"})
     assert wrong.status_code == 400 and 'id="autopilot-error"' in wrong.text
 

@@ -15,7 +15,7 @@ from pbem.domain import starting
 from pbem.domain.clocks import NO_CLOCK
 from pbem.extensions import db, settings
 from pbem.models import Game, Player, utcnow
-from tests.web.flow import EMAILS, confirmed, links_in, mails, start
+from tests.web.flow import EMAILS, confirmed, fresh_game, links_in, mails, start
 
 ALICE, BOB = EMAILS
 
@@ -37,13 +37,6 @@ def _seat_link(game_id: str, email: str) -> str:
     assert game is not None
     seat = next(s for s in game.seats if s.player.email == email)
     return f"/play/{links.token_for(settings().signing_key, seat, links.SEAT)}"
-
-
-def _game(game_id: str) -> Game:
-    db.session.expire_all()
-    game = db.session.get(Game, game_id)
-    assert game is not None
-    return game
 
 
 def _turn_to(client: FlaskClient, game: Game, email: str) -> None:
@@ -123,7 +116,7 @@ def test_the_vacation_switch(client: FlaskClient) -> None:
 
     # The opponent's game page says so, with the return as a <time>; so does Alice's own.
     theirs = client.get(_seat_link(game.id, BOB)).text
-    alice = next(s.seat for s in _game(game.id).seats if s.player.email == ALICE)
+    alice = next(s.seat for s in fresh_game(game.id).seats if s.player.email == ALICE)
     assert f"Player {alice + 1} is on vacation until <time" in theirs  # her seat, not her address
     assert "their clock is stopped" in theirs and "data-time-left" not in theirs
     mine = client.get(_seat_link(game.id, ALICE)).text

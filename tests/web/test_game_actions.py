@@ -15,31 +15,24 @@ from pbem.domain import clock_task, rotation, views
 from pbem.extensions import db, settings
 from pbem.models import Game, GameEvent, Seat, utcnow
 from pbem.web import ratelimits
-from tests.web.flow import EMAILS, confirmed, mails, start
+from tests.web.flow import EMAILS, confirmed, fresh_game, mails, start
 
 THREE = [*EMAILS, "carol@example.org"]
 
 
-def _game(game_id: str) -> Game:
-    db.session.expire_all()
-    game = db.session.get(Game, game_id)
-    assert game is not None
-    return game
-
-
 def _link(game_id: str, index: int, purpose: str = links.SEAT) -> str:
     """The game page of seat `index` (as its emails carry it)."""
-    seat = _game(game_id).seats[index]
+    seat = fresh_game(game_id).seats[index]
     path = "play" if purpose == links.SEAT else "invite"
     return f"/{path}/{links.token_for(settings().signing_key, seat, purpose)}"
 
 
 def _seat_of(game_id: str, email: str) -> int:
-    return next(s.seat for s in _game(game_id).seats if s.player.email == email)
+    return next(s.seat for s in fresh_game(game_id).seats if s.player.email == email)
 
 
 def _mover(game_id: str) -> int:
-    to_move = _game(game_id).to_move
+    to_move = fresh_game(game_id).to_move
     assert to_move is not None
     return to_move
 
@@ -71,10 +64,10 @@ def test_resigning_asks_first_and_ends_a_two_player_game(client: FlaskClient) ->
         assert f"Resign from Countdown game {game.id} against" in ask.text
         assert "This cannot be undone." in ask.text
         assert 'method="post"' in ask.text and 'id="confirm-form"' in ask.text
-    assert _game(game.id).status == "running"
+    assert fresh_game(game.id).status == "running"
 
     text = _follow(client, client.post(f"{link}/resign"))
-    done = _game(game.id)
+    done = fresh_game(game.id)
     assert done.status == "finished"
     assert done.outcome is not None and done.outcome["reason"] == "resignation"
     assert done.outcome["winners"] == [1 - loser]
@@ -100,7 +93,7 @@ def test_resigning_from_a_game_of_three_leaves_it(client: FlaskClient) -> None:
     ask = client.get(f"{link}/resign")
     assert "the others play on without you" in ask.text
     text = _follow(client, client.post(f"{link}/resign"))
-    assert _game(game.id).status == "running"
+    assert fresh_game(game.id).status == "running"
     assert "You resigned and left the game" in text
     assert 'id="left-game"' in text and 'id="move-form"' not in text
     assert 'id="resign"' not in text and 'data-seat-state="resigned"' in text
@@ -115,7 +108,7 @@ def test_a_seat_out_of_time_in_a_game_of_three(client: FlaskClient) -> None:
     game = start(client, emails=THREE)
     late = _mover(game.id)
     clock_task.run_clock(settings(), utcnow() + timedelta(days=4))
-    assert _game(game.id).seats[late].state == "dropped"
+    assert fresh_game(game.id).seats[late].state == "dropped"
     page = client.get(_link(game.id, late))
     assert page.status_code == 200
     assert "You ran out of time and left this game" in page.text
@@ -139,20 +132,20 @@ def test_a_draw_offered_and_accepted(client: FlaskClient) -> None:
     text = _follow(client, client.post(f"{mine}/draw"))
     assert "You offered a draw; waiting for an answer" in text
     assert 'id="offer-draw"' not in text and 'id="accept-draw"' not in text
-    assert _game(game.id).draw_offered_by == offerer
+    assert fresh_game(game.id).draw_offered_by == offerer
     assert [m.to for m in mails(kind="draw_offer") if m.game_id == game.id] == [
-        _game(game.id).seats[1 - offerer].player.email
+        fresh_game(game.id).seats[1 - offerer].player.email
     ]
     twice = client.post(f"{mine}/draw")
     assert twice.status_code == 409 and "Your draw offer stands already" in twice.text
 
     other = client.get(theirs).text
-    name = views.names(_game(game.id))[offerer]  # by name (here its seat), never its address
+    name = views.names(fresh_game(game.id))[offerer]  # by name (here its seat), never its address
     assert f"{name} offers a draw." in other
     assert 'id="accept-draw"' in other and 'id="decline-draw"' in other
     assert 'id="offer-draw"' not in other
     text = _follow(client, client.post(f"{theirs}/draw/accept"))
-    done = _game(game.id)
+    done = fresh_game(game.id)
     assert done.status == "finished" and done.outcome is not None
     assert done.outcome["reason"] == "draw_agreed"
     assert "You accepted the draw" in text and "Drawn by agreement" in text
@@ -167,7 +160,7 @@ def test_offering_while_the_opponent_s_offer_stands_accepts_it(client: FlaskClie
     _follow(client, client.post(f"{_link(game.id, first)}/draw"))
     text = _follow(client, client.post(f"{_link(game.id, 1 - first)}/draw"))
     assert "You accepted the draw" in text
-    assert _game(game.id).status == "finished"
+    assert fresh_game(game.id).status == "finished"
 
 
 def test_a_draw_declined(client: FlaskClient) -> None:
@@ -177,7 +170,7 @@ def test_a_draw_declined(client: FlaskClient) -> None:
     _follow(client, client.post(f"{mine}/draw"))
     text = _follow(client, client.post(f"{theirs}/draw/decline"))
     assert "You declined the draw offer" in text and 'id="accept-draw"' not in text
-    assert _game(game.id).status == "running" and _game(game.id).draw_offered_by is None
+    assert fresh_game(game.id).status == "running" and fresh_game(game.id).draw_offered_by is None
     assert len([m for m in mails(kind="draw_declined") if m.game_id == game.id]) == 1
     back = client.get(mine).text
     assert "declined your draw offer" in back and 'id="offer-draw"' in back
@@ -194,7 +187,7 @@ def test_a_draw_offer_lapses_when_the_opponent_moves(client: FlaskClient) -> Non
     assert 'id="accept-draw"' in page and 'id="move-form"' in page
     moved = client.post(_link(game.id, mover), data={"move": "1", "ply": 0})
     assert moved.status_code == 303
-    assert _game(game.id).draw_offered_by is None
+    assert fresh_game(game.id).draw_offered_by is None
     assert 'id="accept-draw"' not in client.get(_link(game.id, mover)).text
     assert "You offered a draw" not in client.get(_link(game.id, waiting)).text
     stale = client.post(f"{_link(game.id, mover)}/draw/accept")
@@ -229,10 +222,10 @@ def test_a_started_game_is_cancelled_when_every_player_agrees(client: FlaskClien
     ask = client.get(f"{link}/cancel")
     assert ask.status_code == 200 and f"Cancel Countdown game {game.id}" in ask.text
     assert "only if every player agrees" in ask.text and "Yes, propose cancelling" in ask.text
-    assert _game(game.id).status == "running"
+    assert fresh_game(game.id).status == "running"
 
     text = _follow(client, client.post(f"{link}/cancel"))
-    assert _game(game.id).status == "running", "the organiser alone does not cancel it"
+    assert fresh_game(game.id).status == "running", "the organiser alone does not cancel it"
     assert "You agreed to cancel the game" in text and 'id="cancel-offer"' in text
     assert 'id="cancel-game"' not in text and 'id="agree-cancel"' not in text
     assert 'id="decline-cancel"' in text and "Withdraw" in text
@@ -243,7 +236,7 @@ def test_a_started_game_is_cancelled_when_every_player_agrees(client: FlaskClien
     assert 'id="agree-cancel"' in page and 'id="decline-cancel"' in page
     assert "Yes, agree to cancel" in client.get(f"{other}/cancel").text
     text = _follow(client, client.post(f"{other}/cancel"))
-    assert _game(game.id).status == "cancelled"
+    assert fresh_game(game.id).status == "cancelled"
     assert "You cancelled the game" in text and "The game was cancelled" in text
     assert 'id="move-form"' not in text and 'id="cancel-game"' not in text
     assert sorted(m.to for m in mails(kind="cancelled") if m.game_id == game.id) == sorted(EMAILS)
@@ -256,7 +249,7 @@ def test_a_proposal_to_cancel_declined_and_refused_after_a_move(client: FlaskCli
     _follow(client, client.post(f"{other}/cancel"))
     text = _follow(client, client.post(f"{link}/cancel/decline"))
     assert "You declined cancelling the game; it goes on." in text
-    assert 'id="cancel-offer"' not in text and _game(game.id).status == "running"
+    assert 'id="cancel-offer"' not in text and fresh_game(game.id).status == "running"
     assert [m.to for m in mails(kind="cancel_declined") if m.game_id == game.id] == [EMAILS[1]]
     stale = client.post(f"{link}/cancel/decline")
     assert stale.status_code == 409 and "no proposal to cancel" in stale.text
@@ -266,7 +259,7 @@ def test_a_proposal_to_cancel_declined_and_refused_after_a_move(client: FlaskCli
     assert 'id="cancel-game"' not in client.get(link).text
     for response in (client.get(f"{link}/cancel"), client.post(f"{link}/cancel")):
         assert response.status_code == 409 and "A move has been made" in response.text
-    assert _game(game.id).status == "running"
+    assert fresh_game(game.id).status == "running"
 
 
 def test_before_the_start_only_the_organiser_cancels(client: FlaskClient) -> None:
@@ -275,7 +268,7 @@ def test_before_the_start_only_the_organiser_cancels(client: FlaskClient) -> Non
     for response in (client.get(f"{other}/cancel"), client.post(f"{other}/cancel")):
         assert response.status_code == 409
         assert "Only the player who started the game can cancel it" in response.text
-    assert _game(game.id).status == "inviting"
+    assert fresh_game(game.id).status == "inviting"
 
 
 def test_the_organiser_cancels_a_game_still_gathering_players(client: FlaskClient) -> None:
@@ -285,7 +278,7 @@ def test_the_organiser_cancels_a_game_still_gathering_players(client: FlaskClien
     assert 'id="players"' in page and "invited, not answered yet" in page
     assert 'id="cancel-game"' in page and 'id="resign"' not in page
     _follow(client, client.post(f"{link}/cancel"))
-    assert _game(game.id).status == "cancelled"
+    assert fresh_game(game.id).status == "cancelled"
 
 
 # --- another player for a lapsed invitation -------------------------------------------------------
@@ -316,10 +309,10 @@ def test_the_organiser_invites_someone_else_to_a_lapsed_seat(
     assert counted == [["Carol@Example.org"]]
     assert "The invitation is on its way" in text
     # The seat is shown by its name, never by the address the organiser typed.
-    assert views.names(_game(game.id))[lapsed] in text and "invited, not answered yet" in text
+    assert views.names(fresh_game(game.id))[lapsed] in text and "invited, not answered yet" in text
     assert "Carol@" not in text
     assert "reinvite-form" not in text
-    seat = db.session.get(Seat, _game(game.id).seats[lapsed].id)
+    seat = db.session.get(Seat, fresh_game(game.id).seats[lapsed].id)
     assert seat is not None and seat.player.email == "Carol@example.org"
     assert seat.expired_at is None
     assert [m.to for m in mails(kind="invite") if m.game_id == game.id][-1] == "Carol@example.org"
@@ -341,7 +334,7 @@ def test_inviting_someone_else_is_refused_clearly(client: FlaskClient) -> None:
     assert already.status_code == 400 and "has a seat in this game already" in already.text
     no_seat = client.post(f"{link}/reinvite", data={"email": "dave@example.org"})
     assert no_seat.status_code == 400 and "which seat" in no_seat.text
-    assert _game(game.id).seats[lapsed].expired_at is not None
+    assert fresh_game(game.id).seats[lapsed].expired_at is not None
 
 
 def test_only_the_organiser_invites_someone_else(client: FlaskClient) -> None:
@@ -386,4 +379,4 @@ def test_forged_withdrawn_and_invitation_links_are_refused(
     rotation.rotate_seat_links(settings(), game.id, seat, notify=False)
     withdrawn = call(f"{link}/{action}", data={"seat": "0", "email": "x@example.org"})
     assert withdrawn.status_code == 403 and "withdrawn" in withdrawn.text
-    assert _game(game.id).status == "running" and _game(game.id).draw_offered_by is None
+    assert fresh_game(game.id).status == "running" and fresh_game(game.id).draw_offered_by is None

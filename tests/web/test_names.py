@@ -11,18 +11,11 @@ from flask.testing import FlaskClient
 from pbem import links
 from pbem.domain import clock_task, views
 from pbem.extensions import db, settings
-from pbem.models import DIGEST, EVERY_TURN, NO_TURN_MAIL, Game, Player, utcnow
-from tests.web.flow import links_in, mails
+from pbem.models import DIGEST, EVERY_TURN, NO_TURN_MAIL, Player, utcnow
+from tests.web.flow import fresh_game, links_in, mails
 
 ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
 SCRIPT = "<script>alert(1)</script>"
-
-
-def _game(game_id: str) -> Game:
-    db.session.expire_all()
-    game = db.session.get(Game, game_id)
-    assert game is not None
-    return game
 
 
 def _player(email: str) -> Player:
@@ -31,16 +24,16 @@ def _player(email: str) -> Player:
 
 
 def _seat(game_id: str, email: str) -> int:
-    return next(s.seat for s in _game(game_id).seats if s.player.email == email)
+    return next(s.seat for s in fresh_game(game_id).seats if s.player.email == email)
 
 
 def _play_link(game_id: str, email: str) -> str:
-    seat = _game(game_id).seats[_seat(game_id, email)]
+    seat = fresh_game(game_id).seats[_seat(game_id, email)]
     return f"/play/{links.token_for(settings().signing_key, seat, links.SEAT)}"
 
 
 def _invite_link(game_id: str, email: str) -> str:
-    seat = _game(game_id).seats[_seat(game_id, email)]
+    seat = fresh_game(game_id).seats[_seat(game_id, email)]
     return f"/invite/{links.token_for(settings().signing_key, seat, links.INVITE)}"
 
 
@@ -92,7 +85,7 @@ def test_accepting_with_a_name_or_without_one(client: FlaskClient) -> None:
     assert _player(ALICE).name == "Alice"
     page = _accept(client, game_id, CAROL, name="")
     assert "The game is under way" in page and _player(CAROL).name is None
-    names = views.names(_game(game_id))
+    names = views.names(fresh_game(game_id))
     assert sorted(names) == sorted(["Alice", "Robert", f"Player {_seat(game_id, CAROL) + 1}"])
 
 
@@ -106,8 +99,8 @@ def test_a_bad_name_on_the_invitation_takes_no_seat(client: FlaskClient) -> None
         page = client.post(_invite_link(game_id, ALICE), data={"name": typed})
         assert page.status_code == 400 and reason in page.text
         assert 'id="accept-form"' in page.text and 'id="name-error"' in page.text
-        assert _game(game_id).confirmed_at is None
-    assert all(s.accepted_at is None for s in _game(game_id).seats)
+        assert fresh_game(game_id).confirmed_at is None
+    assert all(s.accepted_at is None for s in fresh_game(game_id).seats)
     assert [m.kind for m in mails()] == ["confirm"]  # nobody else was invited
 
 
@@ -175,7 +168,7 @@ def _running(client: FlaskClient) -> str:
     game_id = _create(client, (ALICE, "Alice"), (BOB, ""), (CAROL, SCRIPT))
     for email in (ALICE, BOB, CAROL):
         _accept(client, game_id, email)
-    assert _game(game_id).status == "running"
+    assert fresh_game(game_id).status == "running"
     return game_id
 
 
@@ -192,7 +185,7 @@ def test_the_api_names_every_player_and_gives_an_address_to_its_owner_only(
     assert body is not None
     players = body["players"]
     assert [p["seat"] for p in players] == [0, 1, 2]
-    assert [p["name"] for p in players] == views.names(_game(game_id))
+    assert [p["name"] for p in players] == views.names(fresh_game(game_id))
     assert players[_seat(game_id, ALICE)]["name"] == "Alice"
     assert players[bob]["name"] == f"Player {bob + 1}"
     assert players[_seat(game_id, CAROL)]["name"] == SCRIPT  # JSON is plain text
@@ -219,7 +212,7 @@ def test_no_page_and_no_api_answer_shows_another_players_address(client: FlaskCl
     _accept(client, game_id, BOB)
     _accept(client, game_id, CAROL)
     # A running game, a move in, seen by every seat through every page and endpoint.
-    mover = _game(game_id).seats[_game(game_id).to_move]
+    mover = fresh_game(game_id).seats[fresh_game(game_id).to_move]
     moved = client.post(_play_link(game_id, mover.player.email), data={"move": "1", "ply": 0})
     assert moved.status_code == 303
     for email in (ALICE, BOB, CAROL):
