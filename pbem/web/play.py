@@ -208,7 +208,8 @@ def instant(at: datetime | None, zone: str | None = None) -> Instant | None:
     """`at` (naive UTC) in words: in `zone` with UTC beside, or in UTC when it has none."""
     if at is None:
         return None
-    iso = when.iso(at)
+    # Whole seconds: HTML's date-time strings take at most three digits of a second.
+    iso = when.iso(at.replace(microsecond=0))
     assert iso is not None
     return Instant(iso, when.in_words(at, zone))
 
