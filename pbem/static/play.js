@@ -265,17 +265,21 @@ class Play {
       if (node.getAttribute("tabindex") === "0") continue;
       node.setAttribute("tabindex", "0");
       const added = [];
-      // A shape is a button; a group keeps its own role, since a button's name would have to
-      // repeat the text drawn in it ("6|0"): either way its name says what it is.
-      if (!node.getAttribute("role") && !node.textContent.trim()) {
-        node.setAttribute("role", "button");
-        added.push("role");
-      }
       if (!node.getAttribute("aria-label")) {
         const name = accessibleName(node);
         if (name) {
           node.setAttribute("aria-label", name);
           added.push("aria-label");
+        }
+      }
+      // A shape is a button. A group with text drawn in it is a named group, not a button: a
+      // button's name must contain the text it shows ("6|0"), which says less than its name.
+      // A plain <g> has no role, and ARIA prohibits a name on an element without one.
+      if (!node.getAttribute("role")) {
+        const text = !!node.textContent.trim();
+        if (!text || node.getAttribute("aria-label")) {
+          node.setAttribute("role", text ? "group" : "button");
+          added.push("role");
         }
       }
       node.dataset.pbemChoice = added.join(" ");

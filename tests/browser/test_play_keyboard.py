@@ -133,3 +133,29 @@ def test_escape_cancels_and_names_are_read(server: Server, browser: Browser) -> 
     page.keyboard.press("Escape")
     expect(page.locator("#pending .pbem-confirm")).to_have_count(0)
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("engine", "options"),
+    [("marram", {"variant": "classic"}), ("gorami", {"board": 22}), ("mmw", {})],
+)
+def test_every_named_choice_has_a_role(
+    server: Server, browser: Browser, engine: str, options: dict[str, object]
+) -> None:
+    """aria-label is prohibited on an element without a role (a plain <g>): every named choice
+    on the board is a button or keeps a role of its own."""
+    running = running_game(server, engine, options, ["Ann", "Ben"], seed=3)
+    state = state_of(server, running.game_id)
+    assert state.to_move is not None
+    context = browser.new_context(base_url=server.url, viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(running.seat(state.to_move).path)
+    page.evaluate("() => window.pbemPlay.ready")
+    assert page.locator("#board [tabindex]").count() > 0
+    bare = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#board [aria-label]')).filter((n) =>
+            !n.getAttribute('role') && n.tagName.toLowerCase() !== 'svg'
+        ).map((n) => n.outerHTML.slice(0, 80))"""
+    )
+    assert bare == []
+    context.close()
