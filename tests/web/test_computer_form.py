@@ -9,8 +9,8 @@ import re
 from flask.testing import FlaskClient
 
 from pbem import games
-from tests.web.flow import confirmation_link
-from tests.web.test_bots_pages import ALICE, _game
+from tests.web.flow import confirmation_link, fresh_game
+from tests.web.test_bots_pages import ALICE
 
 
 def _computer_form(page: str) -> str:
@@ -45,14 +45,14 @@ def test_the_chosen_game_s_options_are_the_game_s(client: FlaskClient) -> None:
         },
     )
     assert response.status_code == 303, response.text
-    game = _game(response.headers["Location"].rsplit("/", 1)[1])
+    game = fresh_game(response.headers["Location"].rsplit("/", 1)[1])
     assert game.options == {"variant": "pitchfork", "length": "long"}
     page = client.get(response.headers["Location"]).text
     text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     assert "against pbem Greedy" in text and "nobody else is invited" in text
     assert "other players" not in text
     assert client.post(confirmation_link(game)).status_code == 200
-    assert _game(game.id).status == "running"
+    assert fresh_game(game.id).status == "running"
 
 
 def test_a_game_with_people_still_says_they_are_invited(client: FlaskClient) -> None:

@@ -9,8 +9,8 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from tests.web.flow import start
-from tests.web.test_game_actions import _follow, _game, _link, _mover
+from tests.web.flow import fresh_game, start
+from tests.web.test_game_actions import _follow, _link, _mover
 
 
 def _board_words(svg: str) -> str:
@@ -28,7 +28,9 @@ def test_the_last_position_of_a_resigned_game_is_over(
     link = _link(game.id, loser)
     _follow(client, client.post(f"{link}/resign"))
     auth = {"Authorization": "Bearer " + link.rsplit("/", 1)[1]}
-    last = client.get(f"/api/games/{game.id}/positions/{_game(game.id).ply}", headers=auth).json
+    last = client.get(
+        f"/api/games/{game.id}/positions/{fresh_game(game.id).ply}", headers=auth
+    ).json
     assert last["to_move"] is None
     words = _board_words(last["svg"])
     assert "to move" not in words
