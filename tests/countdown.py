@@ -108,6 +108,9 @@ class CountdownState:
     def describe(self, move: str) -> str:
         return self.play_described(move)[1]
 
+    def describe_choice(self, move: str) -> str:
+        return self.describe(move)
+
     def describe_outcome(self) -> str | None:
         outcome = self.outcome
         if outcome is None or outcome.said is not None:

@@ -72,12 +72,18 @@ def listed(state: games.State, seat: int, names: list[str], shown: int = GROUPS_
     return MoveList(made, len(legal) - counted, len(legal))
 
 
+_YOURS = re.compile(r"\b[Yy]ou's\b")
+
+
 def _words(state: games.State, move: str, readers: list[str]) -> str:
     try:
-        sentence = games.fill_names(state.describe(move), readers)
+        # A choice, not a record: nothing the bag decides may show (a tile drawn and discarded).
+        sentence = games.fill_names(state.describe_choice(move), readers)
     except Exception:
         # An engine that cannot say a legal move in words still lists it.
         return move
+    # The reader's own seat is "you": its possessive is "your", not "you's".
+    sentence = _YOURS.sub(lambda m: "Your" if m.group(0)[0] == "Y" else "your", sentence)
     return sentence[:1].upper() + sentence[1:]
 
 

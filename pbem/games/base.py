@@ -188,6 +188,12 @@ class State(Protocol):
         """
         ...
 
+    def describe_choice(self, move: str) -> str:
+        """A sentence for `move` as a choice offered before it is played: what it does, saying
+        nothing that only hidden information decides (the tiles a turn's end draws from the
+        bag). Placeholders and raises as `describe`."""
+        ...
+
     def play_described(self, move: str) -> tuple[State, str]:
         """`play` and `describe` at once, the move played once: the new state (as `play` gives
         it) and the sentence (as `describe` gives it). Raises as `play` does.

@@ -135,6 +135,10 @@ class TwoPlayerState:
         IllegalMove as `play` does."""
         return self.play_described(move)[1]
 
+    def describe_choice(self, move: str) -> str:
+        """As `describe`: nothing in a two-player game here is hidden."""
+        return self.describe(move)
+
     def describe_outcome(self) -> str | None:
         """How the game ended (seats as placeholders); None while it runs."""
         outcome = self._outcome

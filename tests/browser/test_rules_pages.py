@@ -211,6 +211,9 @@ def test_how_to_play_is_linked_from_the_game_page(server: Server, browser: Brows
     link = page.locator("#how-to-play")
     expect(link).to_be_visible()
     expect(link).to_have_text("How to play Martian Mud Wrestling")
+    # On a phone the board comes first (the move is what the page is for): the link may sit
+    # below it, a scroll away, but never cut off.
+    link.scroll_into_view_if_needed()
     _inside(page, "#how-to-play")
     link.click()
     expect(page).to_have_url(f"{server.url}/rules/mmw")

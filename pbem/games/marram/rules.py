@@ -328,6 +328,11 @@ class MarramState:
         """`move` in a sentence with what it caused (see words.py); raises as `play` does."""
         return self.play_described(move)[1]
 
+    def describe_choice(self, move: str) -> str:
+        """`move` as a choice: without the dead tiles the turn's end would draw and discard,
+        which the bag (hidden) decides."""
+        return words.sentence(self, self.play(move), with_discards=False)
+
     def describe_outcome(self) -> str | None:
         return words.describe_outcome(self)
 

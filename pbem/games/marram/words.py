@@ -90,14 +90,14 @@ def describe(state: MarramState, move: str) -> str:
     return sentence(state, state.play(move))
 
 
-def sentence(state: MarramState, after: MarramState) -> str:
+def sentence(state: MarramState, after: MarramState, with_discards: bool = True) -> str:
     """The sentence for the move that led from `state` to `after`, read from what the engine
-    logged on the way."""
+    logged on the way; without the discards that followed when `with_discards` is false."""
     assert state.to_move_seat is not None
     ply = len(state.history_list)
     new = after.log[len(state.log) :]
     now = [e for e in new if e.get("ply") == ply]
-    discards = [e for e in new if e.get("ply") != ply and e["type"] == "discard"]
+    discards = [e for e in new if with_discards and e.get("ply") != ply and e["type"] == "discard"]
     ended = after.outcome_value is not None
 
     def named(tile_id: object) -> str:
