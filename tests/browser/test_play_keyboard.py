@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from pbem.games import State
 from tests.browser.conftest import Server
 from tests.browser.seated import running_game, state_of
 from tests.browser.test_play_layout import DESKTOP, PHONE, simple_move
@@ -111,15 +112,23 @@ def test_a_move_with_the_keyboard_alone(
     context.close()
 
 
-def test_escape_cancels_and_names_are_read(server: Server, browser: Browser) -> None:
-    """Escape drops the move being built; every choice on the board has a name to be read by."""
-    running = running_game(server, "mmw", {}, ["Ann", "Ben"], seed=8)
+def _turn_page(
+    server: Server, browser: Browser, engine: str, options: dict[str, object], seed: int
+) -> tuple[BrowserContext, Page, State]:
+    """A new game's page, at desktop size, for the seat to move, ready; and the game's state."""
+    running = running_game(server, engine, options, ["Ann", "Ben"], seed=seed)
     state = state_of(server, running.game_id)
     assert state.to_move is not None
     context = browser.new_context(base_url=server.url, viewport=DESKTOP)
     page = context.new_page()
     page.goto(running.seat(state.to_move).path)
     page.evaluate("() => window.pbemPlay.ready")
+    return context, page, state
+
+
+def test_escape_cancels_and_names_are_read(server: Server, browser: Browser) -> None:
+    """Escape drops the move being built; every choice on the board has a name to be read by."""
+    context, page, state = _turn_page(server, browser, "mmw", {}, seed=8)
     unnamed = page.evaluate(
         """() => Array.from(document.querySelectorAll('#board [tabindex]')).filter((n) =>
             !n.getAttribute('aria-label') && !n.querySelector(':scope > title')).length"""
@@ -144,13 +153,7 @@ def test_every_named_choice_has_a_role(
 ) -> None:
     """aria-label is prohibited on an element without a role (a plain <g>): every named choice
     on the board is a button or keeps a role of its own."""
-    running = running_game(server, engine, options, ["Ann", "Ben"], seed=3)
-    state = state_of(server, running.game_id)
-    assert state.to_move is not None
-    context = browser.new_context(base_url=server.url, viewport=DESKTOP)
-    page = context.new_page()
-    page.goto(running.seat(state.to_move).path)
-    page.evaluate("() => window.pbemPlay.ready")
+    context, page, _ = _turn_page(server, browser, engine, options, seed=3)
     assert page.locator("#board [tabindex]").count() > 0
     bare = page.evaluate(
         """() => Array.from(document.querySelectorAll('#board [aria-label]')).filter((n) =>
