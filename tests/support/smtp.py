@@ -84,6 +84,9 @@ class Gate:
     RCPT: the client is stuck before it could send the message. AFTER_DATA: the message has been
     accepted (250 sent) and the client's next command on that connection (QUIT, RSET, NOOP or
     the next MAIL) waits for an answer. Tests kill a worker while it is held.
+
+    An AFTER_DATA gate holds only messages accepted after it was set: a sender that keeps its
+    session open would otherwise be held at the MAIL of its next message for one sent before.
     """
 
     def __init__(self, stage: str, recipient: str, reply: str | None = None) -> None:
@@ -93,6 +96,7 @@ class Gate:
         self.reply = reply  # None: the usual answer once released
         self.reached = threading.Event()
         self.released = threading.Event()
+        self.set_at = time.monotonic()
 
     def matches(self, recipients: list[str]) -> bool:
         return any(self.recipient == r.lower() for r in recipients)
@@ -109,8 +113,8 @@ class Gate:
 class _Handler:
     def __init__(self, sink: SmtpSink) -> None:
         self.sink = sink
-        # What each connection last delivered, so QUIT knows whose message it ends.
-        self.last_rcpts: dict[int, list[str]] = {}
+        # What each connection last delivered and when, so QUIT knows whose message it ends.
+        self.last_rcpts: dict[int, tuple[list[str], float]] = {}
 
     async def handle_RCPT(
         self,
@@ -130,8 +134,8 @@ class _Handler:
         return "250 OK"
 
     async def _after_data(self, session: Session, reply: str) -> str:
-        rcpts = self.last_rcpts.pop(id(session), [])
-        for gate in self.sink.gates_for("AFTER_DATA", rcpts):
+        rcpts, accepted_at = self.last_rcpts.pop(id(session), ([], 0.0))
+        for gate in self.sink.gates_for("AFTER_DATA", rcpts, accepted_since=accepted_at):
             await gate.hold()
             reply = gate.reply or reply
         return reply
@@ -161,7 +165,7 @@ class _Handler:
         return reply
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        self.last_rcpts[id(session)] = [str(r) for r in envelope.rcpt_tos]
+        self.last_rcpts[id(session)] = ([str(r) for r in envelope.rcpt_tos], time.monotonic())
         content = envelope.original_content or envelope.content
         raw = content if isinstance(content, bytes) else str(content).encode()
         self.sink._record(
@@ -245,9 +249,18 @@ class SmtpSink:
         with self._lock:
             return self.refusals.get(recipient.lower())
 
-    def gates_for(self, stage: str, recipients: list[str]) -> list[Gate]:
+    def gates_for(
+        self, stage: str, recipients: list[str], accepted_since: float | None = None
+    ) -> list[Gate]:
+        """The gates on `stage` for these recipients (set before `accepted_since`, if given)."""
         with self._lock:
-            return [g for g in self.gates if g.stage == stage and g.matches(recipients)]
+            return [
+                g
+                for g in self.gates
+                if g.stage == stage
+                and g.matches(recipients)
+                and (accepted_since is None or g.set_at <= accepted_since)
+            ]
 
     def _record(self, received: Received) -> None:
         with self._lock:
