@@ -19,7 +19,9 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
     touch "$stamp"
 fi
-# The browser tests run axe-core (package-lock.json pins it) inside the pages: npm from Debian.
+# The audits' JavaScript and Java tools, pinned by package-lock.json: axe-core (run inside the
+# pages), the Nu HTML checker (vnu-jar, on Debian's Java) and Lighthouse. npm from Debian. No
+# install script runs: vnu-jar's would download a Java runtime, and Debian's is used instead.
 if [ "$extras" = test ] && [ -f package-lock.json ]; then
     if ! command -v npm >/dev/null; then
         echo "bootstrap: installing nodejs and npm" >&2
@@ -27,6 +29,6 @@ if [ "$extras" = test ] && [ -f package-lock.json ]; then
         $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm >/dev/null
     fi
     if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-        npm ci --no-audit --no-fund --loglevel=error
+        npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
     fi
 fi

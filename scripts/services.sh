@@ -52,9 +52,14 @@ if ! command -v spamassassin >/dev/null; then
     echo "services: installing spamassassin" >&2
     apt_install spamassassin
 fi
+# The Nu HTML checker (vnu.jar from npm, tests/support/nu.py) runs on Debian's Java.
+if ! command -v java >/dev/null; then
+    echo "services: installing default-jre-headless" >&2
+    apt_install default-jre-headless
+fi
 # faketime runs the tests that need no real service a year ahead (scripts/test.sh).
 if ! command -v faketime >/dev/null; then
     echo "services: installing faketime" >&2
     apt_install faketime
 fi
-echo "services: PostgreSQL, Redis, chromium, spamassassin and faketime are ready" >&2
+echo "services: PostgreSQL, Redis, chromium, spamassassin, Java and faketime are ready" >&2

@@ -111,10 +111,12 @@ def _frame(desc: Mapping[str, Any], face: str, tile_id: int | str | None) -> lis
         )
     if tile_id is not None:
         label = escape(str(tile_id))
+        # The halo is a copy drawn first (not `paint-order`, which HTML does not allow on SVG).
+        text = 'x="2.5" y="9.5" font-size="9" font-family="sans-serif"'
         parts.append(
-            f'<text class="tile-id" x="2.5" y="9.5" font-size="9" fill="#212529" '
-            f'stroke="#ffffff" stroke-width="2.4" paint-order="stroke" '
-            f'font-family="sans-serif">{label}</text>'
+            f'<text {text} fill="#ffffff" stroke="#ffffff" stroke-width="2.4" '
+            f'aria-hidden="true">{label}</text>'
+            f'<text class="tile-id" {text} fill="#212529">{label}</text>'
         )
     return parts
 

@@ -108,12 +108,18 @@ def _stack_svg(x: int, y: int, pyramids: list[Pyramid]) -> list[str]:
             # The owner's letter beside the size, so the stacks read without colour.
             font = min(13.0, max(level, MIN_HEIGHT) * 0.62)
             colour = "#fff" if p.touching else DARK[p.colour]
-            halo = "" if p.touching else ' stroke="#fffaf0" stroke-width="3" paint-order="stroke"'
-            out.append(
-                f'<text x="{cx:.1f}" y="{bottom - 2:.1f}" font-size="{font:.1f}" '
-                f'text-anchor="middle" font-weight="bold" fill="{colour}"{halo}>'
-                f"{MARKS[p.seat]}{p.size}</text>"
+            text = (
+                f'x="{cx:.1f}" y="{bottom - 2:.1f}" font-size="{font:.1f}" '
+                f'text-anchor="middle" font-weight="bold"'
             )
+            mark = f"{MARKS[p.seat]}{p.size}"
+            if not p.touching:
+                # The halo is a copy drawn first (HTML does not allow `paint-order` on SVG).
+                out.append(
+                    f'<text {text} fill="#fffaf0" stroke="#fffaf0" stroke-width="3" '
+                    f'aria-hidden="true">{mark}</text>'
+                )
+            out.append(f'<text {text} fill="{colour}">{mark}</text>')
     return out
 
 
