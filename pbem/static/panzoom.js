@@ -47,7 +47,8 @@ export class PanZoom {
     this.moved = 0;
     this.suppressClick = false;
     this.toolbar = this.makeToolbar();
-    this.box.before(this.toolbar);
+    // Below the board, not above: inserted once the page is shown, it must not move the board.
+    this.box.after(this.toolbar);
     // As tall as the page lets an unzoomed board be (pbem.css), whatever the board is now.
     this.probe = el("div", { class: "pbem-zoom-probe", "aria-hidden": "true" });
     this.box.before(this.probe);

@@ -70,6 +70,7 @@ class Play {
       this.syncFocus();
     } catch (error) {
       console.error("pbem: the board's controller failed to start; the form still works.", error);
+      document.documentElement.classList.add("pbem-js-failed");
       this.controller = null;
       this.picker.hidden = true;
       this.picker.replaceChildren();
