@@ -77,12 +77,15 @@ def names(game: Game) -> list[str]:
 
 def who_plays(seat: Seat) -> dict[str, Any]:
     """What the API says of who plays a seat: `kind` (a person or a bot), the bot's kind for a
-    bot's seat, and whether one of pbem's bots plays a person's seat for them (autopilot)."""
+    bot's seat, and whether one of pbem's bots plays a person's seat for them (autopilot), and
+    which."""
     bot = seat.player.bot
+    piloted = seat.autopilot_since is not None
     return {
         "kind": HUMAN if bot is None else BOT,
         "bot": bot,
-        "autopilot": seat.autopilot_since is not None,
+        "autopilot": piloted,
+        "autopilot_bot": (seat.autopilot_bot or "greedy") if piloted else None,
     }
 
 

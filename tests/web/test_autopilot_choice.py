@@ -59,6 +59,13 @@ def test_the_game_page_hands_the_seat_to_the_bot_chosen(client: FlaskClient) -> 
     assert alice.autopilot_bot == "mcts"
     assert "pbem MCTS, pbem's computer player, makes your moves" in client.get(page).text
     assert "on autopilot: pbem MCTS plays their seat" in client.get(_page_of(bob)).text
+    for token in (_page_of(alice), _page_of(bob)):
+        answer = client.get(
+            f"/api/games/{game.id}", headers={"Authorization": f"Bearer {token[6:]}"}
+        ).get_json()
+        players = {p["seat"]: p for p in answer["players"]}
+        assert players[alice.seat]["autopilot"] and players[alice.seat]["autopilot_bot"] == "mcts"
+        assert not players[bob.seat]["autopilot"] and players[bob.seat]["autopilot_bot"] is None
 
 
 def test_the_games_page_hands_the_seat_to_the_bot_chosen(client: FlaskClient) -> None:
