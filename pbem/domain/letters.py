@@ -341,10 +341,10 @@ def autopilot(
     """A seat ran out of time in a game under the autopilot policy: the bot of that `kind`
     plays it from now on. To everyone, its own player told how to take the seat back."""
     pic = SeatPicture(game, seat, state, who, recent or [])
-    bot = bots.get(kind).name
-    return _at_board(
-        config, game, seat, "autopilot", pic, pilot=who[pilot], bot=bot, you=pilot == seat.seat
-    )
+    # The player may hand the seat to the stronger bot instead: the letter names it.
+    stronger = bots.get(bots.SEARCH).name if kind != bots.SEARCH else None
+    extra = {"pilot": who[pilot], "bot": bots.get(kind).name, "you": pilot == seat.seat}
+    return _at_board(config, game, seat, "autopilot", pic, stronger=stronger, **extra)
 
 
 def draw(

@@ -353,6 +353,9 @@ def test_a_timeout_under_the_autopilot_policy_hands_the_seat_to_the_bot(app: Fla
     own = next(m for m in news if m.to == email)
     assert "You ran out of time" in own.text and "pbem Greedy" in own.text
     assert "Take your seat back" in own.text
+    stronger = "you may hand your seat to the stronger one, pbem MCTS, instead"
+    assert stronger in own.text and stronger in (own.html or "")
+    assert all(stronger not in m.text for m in news if m.to != email)
     # The task then hands the turn to the bot, which moves for the seat.
     dispatch.play_bots_later(bot_turns.with_bots(report.timed_out))
     game = reload(game.id)
