@@ -119,8 +119,9 @@ def seat_colours(game: Game) -> list[str]:
 
 @bp.app_template_global("pbem_summary")
 def pbem_summary(seat: Seat) -> dict[str, Any]:
-    """Whose turn, and per seat its score and supplies; the hand only for the viewer's own seat,
-    briefly (the board's hand buttons picture it; mail, without them, says it in full)."""
+    """Whose turn, and per seat its score and supplies; the hand only for the viewer's own seat:
+    briefly on its turn (the board's hand buttons picture it, and the board must start within
+    the first screen), else in full words, as mail says it."""
     game = seat.game
     state = views.load_state(game)
     names = views.names(game)
@@ -144,7 +145,13 @@ def pbem_summary(seat: Seat) -> dict[str, Any]:
         )
     return {
         "rows": rows,
-        "hand": (summary.hand_brief or summary.hand) if summary is not None else "",
+        "hand": (
+            ""
+            if summary is None
+            else (summary.hand_brief or summary.hand)
+            if turns.waiting_on(game) == seat.seat
+            else summary.hand
+        ),
         "notes": summary.notes if summary is not None else "",
     }
 

@@ -9,8 +9,9 @@ import re
 
 from flask.testing import FlaskClient
 
+from pbem import links
 from pbem.domain import views
-from pbem.extensions import db
+from pbem.extensions import db, settings
 from pbem.models import Game, Submission
 from tests.web.flow import EMAILS, start, turn_link
 
@@ -93,3 +94,19 @@ def test_marram_names_players_everywhere_never_by_seat_number(client: FlaskClien
     assert not re.search(r"\bseat \d", text, re.I), "a player called by seat number"
     for name in names:
         assert name in text
+
+
+def test_the_hand_is_brief_on_your_turn_and_in_words_while_waiting(client: FlaskClient) -> None:
+    """On its turn the seat picks from the board's hand buttons and the board must fit the first
+    screen: the summary names the tiles by number. While waiting it reads them in full."""
+    game = start(client, "marram", variant="classic")
+    fresh = _fresh(game)
+    mover = fresh.seats[fresh.to_move or 0]
+    waiting = fresh.seats[((fresh.to_move or 0) + 1) % len(fresh.seats)]
+    pages = {}
+    for seat in (mover, waiting):
+        token = links.token_for(settings().signing_key, seat, links.SEAT)
+        pages[seat.seat] = _text(client.get(f"/play/{token}").text)
+    assert re.search(r"your tiles: #\d+", pages[mover.seat])
+    assert not re.search(r"your tiles: #\d+", pages[waiting.seat])
+    assert re.search(r"your tiles: a [^;]+ \(#\d+\);", pages[waiting.seat])
