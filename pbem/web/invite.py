@@ -9,7 +9,7 @@ from pbem import dispatch, links
 from pbem.domain import bot_turns, starting, views
 from pbem.domain.names import MAX_LENGTH, BadName, optional_name
 from pbem.extensions import settings
-from pbem.web import ratelimits
+from pbem.web import game_cards, ratelimits
 from pbem.web.access import invitation_claims, invited_seat
 
 bp = Blueprint("invite", __name__)
@@ -69,6 +69,7 @@ def _page(
     return render_template(
         "pages/invite.html",
         game=game,
+        picture=game_cards.picture(game.engine),
         seat=seat,
         accepted=game.accepted[seat],
         token=token,
