@@ -37,6 +37,7 @@ class CountdownState:
     last: int | None = None  # who took last
     dropped: list[int] = field(default_factory=list)
     ended: Outcome | None = None  # an ending the service decided (`settled`)
+    turns: int = 0  # turns over so far
 
     @property
     def playing(self) -> list[int]:
@@ -68,6 +69,10 @@ class CountdownState:
     def actions_left(self) -> int:
         return self.actions - self.acted if self.outcome is None else 0
 
+    @property
+    def turn_number(self) -> int:
+        return self.turns + 1
+
     def _next(self, seat: int, dropped: list[int]) -> int:
         for step in range(1, self.players + 1):
             candidate = (seat + step) % self.players
@@ -81,9 +86,10 @@ class CountdownState:
         if seat in self.dropped or not 0 <= seat < self.players or self.outcome is not None:
             raise ValueError(f"seat {seat} cannot leave")
         dropped = [*self.dropped, seat]
-        turn, acted = self.seat, self.acted
+        turn, acted, turns = self.seat, self.acted, self.turns
         if seat == self.seat:
             turn, acted = self._next(seat, dropped), 0
+            turns += 1 if self.acted else 0
         return CountdownState(
             self.pile,
             self.players,
@@ -94,6 +100,7 @@ class CountdownState:
             acted,
             self.last,
             dropped,
+            turns=turns,
         )
 
     def settled(self, outcome: Outcome) -> CountdownState:
@@ -139,9 +146,9 @@ class CountdownState:
         taken = list(self.taken or [0] * self.players)
         taken[seat] += count
         acted = self.acted + 1
-        turn = seat
+        turn, turns = seat, self.turns
         if acted == self.actions:
-            turn, acted = self._next(seat, self.dropped), 0
+            turn, acted, turns = self._next(seat, self.dropped), 0, turns + 1
         return CountdownState(
             self.pile - count,
             self.players,
@@ -152,6 +159,7 @@ class CountdownState:
             acted,
             seat,
             list(self.dropped),
+            turns=turns,
         )
 
     def scores(self) -> list[int]:
@@ -174,6 +182,7 @@ class CountdownState:
             "acted": self.acted,
             "last": self.last,
             "dropped": list(self.dropped),
+            "turns": self.turns,
         }
 
     def sample(self, seat: int | None, rng: Any) -> CountdownState:
@@ -214,6 +223,7 @@ class Countdown:
             data.get("acted", 0),
             data.get("last"),
             list(data.get("dropped", [])),
+            turns=data.get("turns", 0),
         )
 
     def board_assets(self, state: CountdownState, seat: int, names: Any = None) -> dict[str, Any]:

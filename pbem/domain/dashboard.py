@@ -112,7 +112,7 @@ def game_lines(config: Settings, player: Player, now: datetime | None = None) ->
                 status=game.status,
                 # While on autopilot the bot moves: nothing waits for the player.
                 your_turn=bool(may_move(seat, now)),
-                move_number=game.ply + 1,
+                move_number=state.turn_number if state is not None else game.ply + 1,
                 opponents=[n for i, n in enumerate(who) if i != seat.seat and i not in gone],
                 scores=_scores(state.scores(), who, seat.seat) if state is not None else [],
                 href=f"/{path}/{links.token_for(config.signing_key, seat, purpose)}",

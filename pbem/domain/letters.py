@@ -220,6 +220,10 @@ def _two_actions_left(state: games.State) -> bool:
     return state.actions_left >= 2
 
 
+def _turn_number(game: GameFacts | Game, state: games.State | None) -> int:
+    return state.turn_number if state is not None else move_number(game.ply)
+
+
 def _when(at: datetime | None, seat: SeatInfo) -> str:
     """An instant in the words the seat's player reads it in ("" for none)."""
     return when.in_words(at, seat.time_zone) if at is not None else ""
@@ -452,7 +456,7 @@ def reply(
     may move), replying to this answer plays too; `state`, the game now, tells whether that
     turn has both its actions still to play."""
     if legal or more_legal:
-        headline = f"your legal moves (move {move_number(game.ply)})"
+        headline = f"your legal moves (move {_turn_number(game, state)})"
     elif played and refused:
         headline = "part of your reply was played"
     elif played:
@@ -474,7 +478,7 @@ def reply(
         more_legal=more_legal,
         your_turn=yours,
         two_actions=yours and state is not None and _two_actions_left(state),
-        move=move_number(game.ply),
+        move=_turn_number(game, state),
     )
 
 
@@ -561,7 +565,7 @@ def _waiting_game(config: Settings, game: Game, player: Player) -> WaitingGame:
         game.id,
         engine(game).title,
         opponents,
-        move_number(game.ply),
+        _turn_number(game, views.load_state(game)),
         deadline,
         when.in_words(deadline, player.time_zone) if deadline is not None else "",
         links.seat_url(config, seat),

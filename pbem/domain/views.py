@@ -259,6 +259,24 @@ class SeatPicture:
         return engine(self.game).title
 
     @property
+    def turn_number(self) -> int:
+        """The number people give the turn being played (`State.turn_number`): a Marram turn's
+        two actions have one."""
+        return self.state.turn_number if self.state is not None else move_number(self.game.ply)
+
+    @property
+    def last_turn(self) -> list[RecentMove]:
+        """The last turn's moves, oldest first: the last moves of one player, as many as a turn
+        has actions (both actions of a Marram turn, told together)."""
+        most = max(1, self.state.actions_left) if self.state is not None else 1
+        last: list[RecentMove] = []
+        for move in reversed(self.recent):
+            if len(last) == most or (last and move[1] != last[0][1]):
+                break
+            last.insert(0, move if isinstance(move, RecentMove) else RecentMove(*move[:3]))
+        return last
+
+    @property
     def your_turn(self) -> bool:
         """Whether the game waits on this seat (its bot may be the one to move: autopilot)."""
         return turns.waiting_on(self.game) == self.seat.seat

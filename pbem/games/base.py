@@ -180,6 +180,13 @@ class State(Protocol):
         one action a turn, 2 then 1 in a Marram turn, 0 once the game is over."""
         ...
 
+    @property
+    def turn_number(self) -> int:
+        """The number people give the turn being played, from 1: the ply's number in a game of
+        one action a turn; both actions of a Marram turn have the same one. Once the game is
+        over, the number the next turn would have had."""
+        ...
+
     def describe(self, move: str) -> str:
         """A sentence for `move` played from this position, with what it caused.
 

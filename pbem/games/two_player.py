@@ -93,6 +93,11 @@ class TwoPlayerState:
         return False
 
     @property
+    def turn_number(self) -> int:
+        """A turn is one action: the ply's number."""
+        return len(self.history) + 1
+
+    @property
     def actions_left(self) -> int:
         return 0 if self.outcome is not None else 1
 

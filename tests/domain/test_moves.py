@@ -86,6 +86,30 @@ def test_two_actions_per_turn_email_only_when_the_seat_changes(app: Flask) -> No
     assert len(mails(kind="turn")) == before + 1
 
 
+def test_a_turn_of_two_actions_is_one_numbered_move_told_whole(app: Flask) -> None:
+    """Move numbers count turns, not actions: after the first seat's two actions the next seat
+    is asked for move 2, with both actions of the turn before told as the last turn."""
+    game = start(options={"actions": 2, "pile": 21})
+    first = seat_to_move(game)
+    play(game, "1")
+    play(game, "2")
+    db.session.refresh(game)
+    second = seat_to_move(game)
+    assert second.seat != first.seat and game.ply == 2
+    letter = mails(to=second.player.email, kind="turn")[-1]
+    assert letter.subject.endswith("your turn (move 2)"), letter.subject
+    assert "move 2." in letter.text and "(move 3)" not in letter.text
+    assert "Last turn: " in letter.text
+    told = letter.text.split("Last turn: ", 1)[1].split("\n", 1)[0]
+    assert "took 1, leaving 20." in told and "took 2, leaving 18." in told, told
+    assert "took 1, leaving 20." in (letter.html or "") and "took 2, leaving 18." in (
+        letter.html or ""
+    )
+    play(game, "1")
+    db.session.refresh(game)
+    assert views.load_state(game).turn_number == 2, "the second action is still move 2"
+
+
 def _line_with_a_repeat(engine: str, options: dict[str, object], seed: int) -> list[str]:
     """Moves of a whole game in which some seat moves twice in a row (a skip)."""
     rules = games.get(engine)

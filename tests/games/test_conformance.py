@@ -291,14 +291,15 @@ def test_describe_refuses_what_play_refuses(name: str) -> None:
 def test_describe_outcome_and_mid_turn_through_whole_games(name: str) -> None:
     """describe_outcome is None until the end, then a sentence; a turn that passes to another
     seat (or ends the game) is never mid-turn, nor is the move after a turn's last action;
-    actions_left counts a turn's actions down to 0 at the end; the move played is described
-    the same way."""
+    actions_left counts a turn's actions down to 0 at the end; turn_number counts turns, not
+    actions, from 1; the move played is described the same way."""
     game = games.get(name)
     for seed in range(2):
         players, options = conformance.setup(name, None, None, seed)
         rng = random.Random(seed)
         state = game.new(players=players, options=options, seed=seed)
         assert state.mid_turn is False, "nobody has acted at the start"
+        assert state.turn_number == 1
         plies = 0
         while state.outcome is None:
             assert state.describe_outcome() is None
@@ -316,6 +317,10 @@ def test_describe_outcome_and_mid_turn_through_whole_games(name: str) -> None:
                 assert nxt.mid_turn is False, f"{move!r} was the turn's last action"
             if nxt.mid_turn:
                 assert nxt.actions_left == left - 1, "the turn goes on with one action fewer"
+            # A turn's actions share its number; the next turn has the next one.
+            assert nxt.turn_number == state.turn_number + (0 if nxt.mid_turn else 1)
+            again = game.from_json(json.loads(json.dumps(nxt.to_json())))
+            assert again.turn_number == nxt.turn_number, "the number survives a round trip"
             state = nxt
             plies += 1
             assert plies < conformance.MAX_PLIES

@@ -137,7 +137,7 @@ def test_one_action_then_the_second_by_replying_to_the_answer(app: Flask) -> Non
     player, original = _turn_email(game)
     assert handle_message(settings(), m.gmail(player, original, "1")).status == handle.APPLIED
     (answer,) = _answers(player)
-    assert "It is your turn (move 2)" in answer.text
+    assert "It is your turn (move 1)" in answer.text  # the turn's second action: still move 1
     assert "both actions" not in answer.text  # one action is left
     assert answer.reply_to is not None and answer.reply_to != original.reply_to
     second = m.Original(answer.reply_to, answer.subject, answer.message_id, answer.text)

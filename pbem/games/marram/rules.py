@@ -318,6 +318,20 @@ class MarramState:
         """True between the two actions of a turn: the seat to move has acted once already."""
         return self.to_move_seat is not None and self.actions_left < ACTIONS_PER_TURN
 
+    @property
+    def turn_number(self) -> int:
+        """Turns so far, from the log's actions (a seat's consecutive actions, two to a turn, as
+        turns.turns reads them), and one more unless the seat to move is between its two."""
+        started, seat, actions = 0, None, 0
+        for event in self.log:
+            if event.get("type") not in ("place", "flip", "pass"):
+                continue
+            if event.get("seat") == seat and actions < ACTIONS_PER_TURN:
+                actions += 1
+            else:
+                started, seat, actions = started + 1, event.get("seat"), 1
+        return started if self.mid_turn else started + 1
+
     def play_described(self, move: str) -> tuple[MarramState, str]:
         """`play` and `describe` at once, the move played once: the service stores the sentence
         with the move it applies."""
