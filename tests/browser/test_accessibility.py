@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from pbem import games
 from tests.browser import axe
@@ -23,6 +23,24 @@ GAMES = [
     ("mmw", {}, ["Ann", "Ben"]),
     ("marram", {"variant": "classic"}, ["Ann", "Ben", "Cat"]),
 ]
+
+
+def _nothing_covers(controls: Locator, where: str) -> None:
+    """Each control, scrolled into view, is what a tap at its centre reaches: the bar holding
+    the move to confirm (fixed to the screen's bottom) never lies over Resign or a draw offer."""
+    assert controls.count() > 0, where
+    for control in controls.all():
+        control.scroll_into_view_if_needed()
+        box = control.bounding_box()
+        assert box is not None, where
+        reached = control.evaluate(
+            """(node, [x, y]) => {
+                const top = document.elementFromPoint(x, y);
+                return top === node || node.contains(top);
+            }""",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert reached, f"{where}: {control.text_content()!r} is covered"
 
 
 def check(page: Page, where: str) -> None:
@@ -68,6 +86,7 @@ def test_game_pages_and_dashboard(
     choose(page, engine, simple_move(engine, state))
     expect(page.locator("#pending .pbem-confirm")).to_be_in_viewport()
     check(page, f"{engine}: a move chosen, to confirm")
+    _nothing_covers(page.locator("#game-actions button, #game-actions a"), f"{engine} actions")
     waiting = running.seat((state.to_move + 1) % len(names))
     page.goto(waiting.path)
     check(page, f"{engine}: waiting for another player")
