@@ -7,19 +7,24 @@ url_for and nothing else builds these names. A game's controller and stylesheet 
 current hash is sent `Cache-Control: public, max-age=31536000, immutable`; the plain name or a
 stale hash (a page cached before a deploy) still gets the file, revalidated by its ETag each time.
 
-Modules imported by relative specifiers (`./kit.js`, `../../kit.js`) are fetched by their plain
-names, so they are always revalidated and never paired with a stale importer.
+An ES module's relative imports (`./kit.js`, `../../kit.js`) are fingerprinted too: a module's
+hash covers its own bytes and the hashes of the modules it imports, and under its fingerprinted
+name it is sent with each relative import specifier rewritten to the imported module's
+fingerprinted name. A new kit.js thus gives play.js, which imports it, a new name as well, and a
+page never pairs a script kept for a year with another version of a module it imports. Under its
+plain name a module is sent as written, importing plain names, all revalidated.
 """
 
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, send_from_directory
+from flask import Blueprint, Flask, Response, current_app, request, send_from_directory
 from werkzeug.security import safe_join
 
 # A year: as long as RFC 9111 lets a response stay fresh in practice.
@@ -49,6 +54,82 @@ def digest(resource: Path | Traversable) -> str | None:
     value = hashlib.sha256(resource.read_bytes()).hexdigest()[:DIGEST_LENGTH]
     _digests[key] = (stamp, value)
     return value
+
+
+# `import … from "./x.js"`, `export … from "../x.js"`, `import "./x.js"`: relative specifiers only.
+_RELATIVE_IMPORT = re.compile(r"""(\b(?:from|import)\s*)(["'])(\.{1,2}/[^"'\s]+\.js)\2""")
+
+
+def module_digest(resource: Path | Traversable, url_path: str) -> str | None:
+    """`digest` for most files; for an ES module (`url_path` ending .js, the path its URL has
+    under /static/), a hash of its own digest and those of the static modules it imports."""
+    if not url_path.endswith(".js"):
+        return digest(resource)
+    return _with_imports(resource, url_path, ())
+
+
+def linked_module(resource: Path | Traversable, url_path: str) -> bytes:
+    """The module's source with each relative import naming the imported module's current
+    fingerprinted file (left as written when there is no such file)."""
+
+    def link(match: re.Match[str]) -> str:
+        specifier = match[3]
+        target = _resolve(url_path, specifier)
+        value = _static_module_digest(target, ()) if target is not None else None
+        named = with_digest(specifier, value) if value is not None else specifier
+        return f"{match[1]}{match[2]}{named}{match[2]}"
+
+    text = resource.read_bytes().decode("utf-8")
+    return _RELATIVE_IMPORT.sub(link, text).encode("utf-8")
+
+
+def send_module(
+    resource: Path | Traversable, url_path: str, carried: str | None, mimetype: str
+) -> Response:
+    """An ES module: linked and kept for a year under its current fingerprint, else as written
+    and revalidated by its ETag (the module digest)."""
+    current = module_digest(resource, url_path)
+    fresh = current is not None and carried == current
+    body = linked_module(resource, url_path) if fresh else resource.read_bytes()
+    response = Response(body, mimetype=mimetype)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    if current is not None:
+        response.set_etag(current + ("" if fresh else "-plain"))
+    response.make_conditional(request)
+    return cache(response, fresh=fresh)
+
+
+def _imports(resource: Path | Traversable, url_path: str) -> list[tuple[str, str]]:
+    """(specifier, static path) of each relative import that lands in the static folder."""
+    found = []
+    for match in _RELATIVE_IMPORT.finditer(resource.read_bytes().decode("utf-8")):
+        target = _resolve(url_path, match[3])
+        if target is not None:
+            found.append((match[3], target))
+    return found
+
+
+def _resolve(url_path: str, specifier: str) -> str | None:
+    """The static path `specifier` names from the module at `url_path` (both under /static/)."""
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(url_path), specifier))
+    return None if joined.startswith("..") else joined
+
+
+def _static_module_digest(path: str, seen: tuple[str, ...]) -> str | None:
+    """The module digest of the static file at `path` (None when missing, or in an import
+    cycle: `seen` are the modules importing it)."""
+    folder = current_app.blueprints["boardkit"].static_folder
+    found = _file(folder, path) if folder is not None and path not in seen else None
+    return _with_imports(found, path, seen) if found is not None else None
+
+
+def _with_imports(resource: Path | Traversable, path: str, seen: tuple[str, ...]) -> str | None:
+    own = digest(resource)
+    imported = [_static_module_digest(p, (*seen, path)) for _, p in _imports(resource, path)]
+    if own is None or not imported:
+        return own
+    joined = ":".join([own, *(d or "-" for d in imported)])
+    return hashlib.sha256(joined.encode()).hexdigest()[:DIGEST_LENGTH]
 
 
 def with_digest(filename: str, value: str) -> str:
@@ -96,6 +177,9 @@ class FingerprintedStatic(Blueprint):
         plain, carried = filename, None
         if _file(folder, filename) is None:
             plain, carried = split_digest(filename)
+        module = _file(folder, plain) if plain.endswith(".js") else None
+        if module is not None:
+            return send_module(module, plain, carried, "text/javascript")
         response = send_from_directory(folder, plain, max_age=None)
         # A body in memory, not a stream, so compression may keep the ETag (pbem.web.compression).
         response.direct_passthrough = False
@@ -111,7 +195,7 @@ def fingerprint_url(endpoint: str, values: dict[str, Any]) -> None:
         return
     folder = current_app.blueprints["boardkit"].static_folder
     found = _file(folder, filename) if folder is not None else None
-    value = digest(found) if found is not None else None
+    value = module_digest(found, filename) if found is not None else None
     if value is not None:
         values["filename"] = with_digest(filename, value)
 

@@ -6,8 +6,9 @@ is the controller (the contract is in pbem/static/kit.js), and `board.css`. They
 the package of the engine's class, so nothing outside a game's package names the game. The page
 data carries the script's URL (`urls.controller`, from `script_url`); a game without a script is
 played with the plain form. The scripts import the shared helpers as "../../kit.js", which these
-URLs resolve to the kit served beside play.js. Pages name them with their content's hash,
-/static/games/<name>/board.<hash>.js, cached for a year (`pbem.web.assets`).
+URLs resolve to the kit served beside play.js. Pages name them with their content's hash (and
+the kit's, which they import), /static/games/<name>/board.<hash>.js, cached for a year and sent
+importing the kit by its fingerprinted name (`pbem.web.assets`).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def style_url(name: str) -> str | None:
 
 def _url(endpoint: str, name: str, filename: str) -> str | None:
     resource = asset(name, filename)
-    value = assets.digest(resource) if resource is not None else None
+    value = assets.module_digest(resource, _path(name, filename)) if resource is not None else None
     return url_for(endpoint, name=name, digest=value) if value is not None else None
 
 
@@ -85,11 +86,18 @@ def style(name: str, digest: str | None = None) -> Response:
     return _send(name, STYLE, digest)
 
 
+def _path(name: str, filename: str) -> str:
+    """Where the file is under /static/: its module's relative imports resolve from there."""
+    return f"games/{name}/{filename}"
+
+
 def _send(name: str, filename: str, carried: str | None) -> Response:
     resource = asset(name, filename)
     current = assets.digest(resource) if resource is not None else None
     if resource is None or current is None:
         abort(404)
+    if filename == SCRIPT:
+        return assets.send_module(resource, _path(name, filename), carried, MIMETYPES[filename])
     response = Response(resource.read_bytes(), mimetype=MIMETYPES[filename])
     response.headers["X-Content-Type-Options"] = "nosniff"
     # The plain name and a stale hash are revalidated by the ETag each time, as the kit these

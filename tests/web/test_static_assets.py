@@ -1,5 +1,6 @@
 """Static files are named by their content's hash in every page and kept by browsers for a year;
-their plain names and stale hashes still work, revalidated each time. Every page has an icon."""
+their plain names and stale hashes still work, revalidated each time. An ES module's hash covers
+the modules it imports, which it imports by their hashed names. Every page has an icon."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def test_every_page_names_its_static_files_by_their_hash(client: FlaskClient) ->
         assert response.headers["Cache-Control"] == YEAR, url
 
 
-@pytest.mark.parametrize("name", ["base.css", "play.js", "favicon.svg"])
+@pytest.mark.parametrize("name", ["base.css", "kit.js", "favicon.svg"])
 def test_a_plain_name_or_a_stale_hash_works_but_is_revalidated(
     client: FlaskClient, name: str
 ) -> None:
@@ -68,7 +69,7 @@ def test_a_games_controller_with_a_stale_hash_is_revalidated(client: FlaskClient
 
 
 def test_a_compressed_static_file_answers_its_etag_with_304(client: FlaskClient) -> None:
-    url = f"/static/play.{digest_of(STATIC / 'play.js')}.js"
+    url = f"/static/pbem.{digest_of(STATIC / 'pbem.css')}.css"
     first = client.get(url, headers={"Accept-Encoding": "br"})
     assert first.headers["Content-Encoding"] == "br"
     again = client.get(
@@ -76,6 +77,57 @@ def test_a_compressed_static_file_answers_its_etag_with_304(client: FlaskClient)
     )
     assert again.status_code == 304
     assert again.headers["Cache-Control"] == YEAR
+
+
+def test_modules_import_each_other_by_hashed_names_kept_for_a_year(client: FlaskClient) -> None:
+    """play.js, under its hashed name, imports kit.js, inview.js and panzoom.js by theirs, and a
+    game's controller imports the kit by its: every module the page loads is kept for a year and
+    none is fetched by a plain name."""
+    game = start(client, "gorami", board="16")
+    page = client.get(turn_link(game)).text
+    seen: set[str] = set()
+    waiting = [u for u in static_urls(page) if u.endswith(".js")]
+    assert any("/games/gorami/board." in u for u in waiting) and any("/play." in u for u in waiting)
+    while waiting:
+        url = waiting.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        response = client.get(url)
+        assert response.status_code == 200 and response.headers["Cache-Control"] == YEAR, url
+        for specifier in re.findall(r"""from\s*["'](\.{1,2}/[^"']+)["']""", response.text):
+            assert re.search(r"\.[0-9a-f]{10}\.js$", specifier), (url, specifier)
+            folder = url.rsplit("/", 1)[0]
+            waiting.append(str(Path(folder, specifier)).replace("\\", "/"))
+    names = {u.rsplit("/", 1)[1].split(".")[0] for u in seen}
+    assert {"play", "kit", "inview", "panzoom", "board"} <= names, seen
+    # Under its plain name a module is as written, importing plain names, revalidated.
+    plain = client.get("/static/play.js")
+    assert plain.data == (STATIC / "play.js").read_bytes()
+    assert "no-cache" in plain.headers["Cache-Control"]
+
+
+def test_a_new_kit_renames_the_modules_that_import_it(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem.web import assets
+
+    before = client.get("/").text  # any page: the app is set up
+    assert before
+    with client.application.test_request_context():
+        folder = client.application.blueprints["boardkit"].static_folder
+        play = assets.module_digest(Path(folder, "play.js"), "play.js")
+        real = assets.digest
+
+        def kit_changed(resource: object) -> str | None:
+            value = real(resource)  # type: ignore[arg-type]
+            return "0000000000" if str(resource).endswith("/kit.js") else value
+
+        monkeypatch.setattr(assets, "digest", kit_changed)
+        assert assets.module_digest(Path(folder, "play.js"), "play.js") != play
+        assert assets.module_digest(Path(folder, "base.css"), "base.css") == digest_of(
+            STATIC / "base.css"
+        )
 
 
 def test_every_page_links_an_svg_icon(client: FlaskClient) -> None:
