@@ -260,14 +260,14 @@ class SeatPicture:
 
     @property
     def turn_number(self) -> int:
-        """The number people give the turn being played (`State.turn_number`): a Marram turn's
-        two actions have one."""
+        """The number people give the turn being played (`State.turn_number`): both actions of
+        a turn of two have one."""
         return self.state.turn_number if self.state is not None else move_number(self.game.ply)
 
     @property
     def last_turn(self) -> list[RecentMove]:
         """The last turn's moves, oldest first: the last moves of one player, as many as a turn
-        has actions (both actions of a Marram turn, told together)."""
+        has actions (both actions of a turn of two, told together)."""
         most = max(1, self.state.actions_left) if self.state is not None else 1
         last: list[RecentMove] = []
         for move in reversed(self.recent):
