@@ -10,6 +10,11 @@
 //
 // Whatever a player is asked to tap (the places lit for a tile, the move being confirmed) is
 // framed whole in the box (`frame`), never left straddling its edge where a tap misses it.
+//
+// Every reading of the page's layout after the view changed lays the whole drawing out again
+// (its text at a new scale), the costliest thing a phone does on the game page: the box's size
+// is read once and then kept from the ResizeObserver, the first view is worked out from the
+// drawing as the page first shows it, and a viewBox is written only when it changes.
 
 import { $, $$, el } from "./kit.js";
 
@@ -49,11 +54,18 @@ export class PanZoom {
     this.toolbar = this.makeToolbar();
     // Below the board, not above: inserted once the page is shown, it must not move the board.
     this.box.after(this.toolbar);
-    // As tall as the page lets an unzoomed board be (pbem.css), whatever the board is now.
+    // As tall as the page lets an unzoomed board be, and as tall as a zoomed board's box
+    // (pbem.css), whatever the board is now.
     this.probe = el("div", { class: "pbem-zoom-probe", "aria-hidden": "true" });
-    this.box.before(this.probe);
+    this.boxProbe = el("div", { class: "pbem-zoom-probe pbem-zoom-probe-box", "aria-hidden": "true" });
+    this.box.before(this.probe, this.boxProbe);
     this.listen();
-    this.resizer = new ResizeObserver(() => this.fit());
+    this.size = null; // the box's inner size in pixels, as last laid out
+    this.resizer = new ResizeObserver((entries) => {
+      const { width, height } = entries[entries.length - 1].contentRect;
+      this.size = { w: width, h: height };
+      this.fit();
+    });
     this.resizer.observe(this.box);
     this.swaps = new MutationObserver((records) => {
       if (records.some((r) => Array.from(r.addedNodes).some((n) => n.nodeName.toLowerCase() === "svg"))) this.adopt();
@@ -68,6 +80,7 @@ export class PanZoom {
     this.swaps.disconnect();
     this.toolbar.remove();
     this.probe.remove();
+    this.boxProbe.remove();
   }
 
   get svg() {
@@ -109,16 +122,20 @@ export class PanZoom {
     const shown = Math.min(width / this.full.w, tallest / this.full.h);
     const need = shown > 0 && shown < MIN_READABLE;
     this.enabled = need;
+    if (need && !wasEnabled) {
+      // The box as pbem.css is about to lay it out (as wide as now, as tall as its probe): the
+      // first view is chosen before anything is written, so the drawing is laid out once, at it.
+      this.size = { w: width, h: this.boxProbe.getBoundingClientRect().height || this.box.clientHeight };
+    }
+    if (need && (!wasEnabled || !this.view)) this.home();
+    else if (need) this.apply();
     this.box.classList.toggle("pbem-zoomable", need);
     this.toolbar.hidden = !need;
     this.box.dataset.zoom = need ? "on" : "off";
     if (!need) {
       this.view = null;
-      svg.setAttribute("viewBox", boxText(this.full));
-      return;
+      setAttr(svg, "viewBox", boxText(this.full));
     }
-    if (!wasEnabled || !this.view) this.home();
-    else this.apply();
   }
 
   // A new drawing in the box (a replay step, the position after a move): keep the view.
@@ -135,7 +152,8 @@ export class PanZoom {
   // --- the view ---
 
   get boxSize() {
-    return { w: this.box.clientWidth, h: this.box.clientHeight };
+    if (!this.size) this.size = { w: this.box.clientWidth, h: this.box.clientHeight };
+    return this.size;
   }
 
   get scale() {
@@ -171,10 +189,10 @@ export class PanZoom {
       if (view[size] >= extent) view[pos] = start + (extent - view[size]) / 2;
       else view[pos] = Math.min(Math.max(view[pos], start), start + extent - view[size]);
     }
-    svg.setAttribute("viewBox", boxText(view));
-    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-    svg.dataset.zoomed = "yes";
-    this.box.dataset.scale = s.toFixed(3);
+    setAttr(svg, "viewBox", boxText(view));
+    setAttr(svg, "preserveAspectRatio", "xMidYMid meet");
+    setAttr(svg, "data-zoomed", "yes");
+    setAttr(this.box, "data-scale", s.toFixed(3));
     const { min, max } = this.limits();
     const zoomOut = $('[data-zoom="out"]', this.toolbar);
     const zoomIn = $('[data-zoom="in"]', this.toolbar);
@@ -209,9 +227,6 @@ export class PanZoom {
   home() {
     const svg = this.svg;
     if (!svg || !this.full) return;
-    // Measure at the whole view, where drawing units map to the box plainly.
-    this.view = { ...this.full };
-    this.apply();
     const latest = latestTurn($$(LAST_TURN, svg));
     const marks = latest ? [latest] : $$(LAST_MOVE, svg);
     const parts = marks.length ? marks : $$(BOARD_PARTS, svg);
@@ -278,12 +293,11 @@ export class PanZoom {
     this.show(0, this.full.x + this.full.w / 2, this.full.y + this.full.h / 2);
   }
 
-  // The box around `nodes` in drawing units, read from the screen under the current view.
+  // The box around `nodes` in drawing units, read from the screen under the view shown.
   bounds(nodes) {
     const svg = this.svg;
-    if (!svg || !nodes.length || !this.view) return null;
-    const frame = svg.getBoundingClientRect();
-    const s = this.scale;
+    const toScreen = svg && nodes.length ? svg.getScreenCTM() : null;
+    if (!toScreen || !toScreen.a || !toScreen.d) return null;
     let left = Infinity;
     let top = Infinity;
     let right = -Infinity;
@@ -297,14 +311,12 @@ export class PanZoom {
       bottom = Math.max(bottom, r.bottom);
     }
     if (left === Infinity) return null;
-    // The drawing is centred in the box when it does not fill it (preserveAspectRatio meet).
-    const offX = (frame.width - this.view.w * s) / 2;
-    const offY = (frame.height - this.view.h * s) / 2;
+    // The drawing's own units map to the screen by a scale and a shift (no turn, no skew).
     return {
-      x: this.view.x + (left - frame.left - offX) / s,
-      y: this.view.y + (top - frame.top - offY) / s,
-      w: (right - left) / s,
-      h: (bottom - top) / s,
+      x: (left - toScreen.e) / toScreen.a,
+      y: (top - toScreen.f) / toScreen.d,
+      w: (right - left) / toScreen.a,
+      h: (bottom - top) / toScreen.d,
     };
   }
 
@@ -558,6 +570,12 @@ function readViewBox(svg) {
   svg.dataset.viewBox = original;
   const [x, y, w, h] = original.split(/[\s,]+/).map(Number);
   return [x, y, w, h].every(Number.isFinite) && w > 0 && h > 0 ? { x, y, w, h } : null;
+}
+
+// Writes an attribute only when its value changes: writing even the same viewBox lays the
+// drawing out again.
+function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }
 
 function boxText(view) {

@@ -194,7 +194,7 @@ class Play {
       const fixed = bar && bar.isConnected && getComputedStyle(bar).position === "fixed";
       const height = fixed ? Math.ceil(bar.getBoundingClientRect().height) : 0;
       root.classList.toggle("pbem-bar", height > 0);
-      root.style.setProperty("--pbem-bar-h", `${height}px`);
+      setProperty(root, "--pbem-bar-h", height ? `${height}px` : "");
     };
     if (!barWatcher) barWatcher = new ResizeObserver(() => barMeasure());
     barMeasure = measure;
@@ -212,7 +212,7 @@ class Play {
     const measure = () => {
       if (!area.isConnected) return;
       const top = Math.round(area.getBoundingClientRect().top + window.scrollY);
-      page.style.setProperty("--pbem-board-top", `${top}px`);
+      setProperty(page, "--pbem-board-top", `${top}px`);
     };
     measure();
     if (!this.topWatched) {
@@ -532,6 +532,15 @@ class Play {
 
 const bound = new WeakSet();
 const observed = new WeakSet();
+
+// Sets a custom property (or removes it, given "") only when its value changes: every element
+// below may inherit it, so each write can restyle the whole board.
+function setProperty(node, name, value) {
+  if (node.style.getPropertyValue(name) === value) return;
+  if (value) node.style.setProperty(name, value);
+  else node.style.removeProperty(name);
+}
+
 let barWatcher = null;
 let barMeasure = () => {};
 
