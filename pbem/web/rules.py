@@ -3,8 +3,9 @@ engine draws of real positions (/rules/<game>/pictures/<name>.svg).
 
 Each game writes its page in its own package (`guide.html`, a Jinja template, beside the
 `guide` module of `pbem.games.guide`), as it ships its board script, so nothing here names a
-game. The template gets `picture(name, alt)` for a drawn position and `facts` for the numbers of
-its worked examples, both computed by the engine from positions played with its own moves.
+game. The template gets `picture(name, alt)` for a drawn position (with `close=true`, only its
+focus, for two pictures side by side) and `facts` for the numbers of its worked examples, both
+computed by the engine from positions played with its own moves.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def page(name: str) -> Response:
         title=game.title,
         guide=found,
         facts=_examples(name).facts,
-        picture=lambda key, alt: picture(name, key, alt),
+        picture=lambda key, alt, close=False: picture(name, key, alt, close=close),
         rules_path=glossary.rules_path,
     )
     html = render_template(
@@ -96,34 +97,47 @@ def focus_svg(name: str, key: str) -> Response:
     return _cached(Response(focused, mimetype="image/svg+xml"))
 
 
-def picture(name: str, key: str, alt: str) -> Markup:
+def picture(name: str, key: str, alt: str, *, close: bool = False) -> Markup:
     """A drawn position as the rules page shows it, opening full size when tapped. A figure
-    with a `focus` shows only that part on a narrow screen, larger."""
+    with a `focus` shows only that part on a narrow screen, larger; with `close`, at every
+    width (two pictures side by side are each as narrow as a phone)."""
     if key not in _examples(name).figures:
         raise KeyError(f"the guide of {name} draws no position {key!r}")
     url = url_for("rules.svg", name=name, key=key)
     width, height = _size(_drawing(name, key)) or (600, 400)
-    image = Markup(
-        '<img src="{url}" alt="{alt}" width="{width}" height="{height}" loading="lazy" '
-        'data-picture="{key}">'
-    ).format(url=url, alt=alt, width=width, height=height, key=key)
     focused = _focused(name, key)
-    if focused is not None:
-        close_width, close_height = _size(focused) or (width, height)
-        image = Markup(
-            '<picture><source media="(max-width: {narrow})" srcset="{close}" width="{cw}" '
-            'height="{ch}">{image}</picture><span class="rules-picture-more">Tap for the whole '
-            "picture</span>"
-        ).format(
-            narrow=NARROW,
-            close=url_for("rules.focus_svg", name=name, key=key),
-            cw=close_width,
-            ch=close_height,
-            image=image,
-        )
+    if focused is None:
+        image = _img(url, alt, (width, height), key)
+    else:
+        close_url = url_for("rules.focus_svg", name=name, key=key)
+        close_size = _size(focused) or (width, height)
+        if close:
+            image = _img(close_url, alt, close_size, key) + Markup(
+                '<span class="rules-picture-more rules-picture-more-always">'
+                "Open the whole picture</span>"
+            )
+        else:
+            image = Markup(
+                '<picture><source media="(max-width: {narrow})" srcset="{close}" width="{cw}" '
+                'height="{ch}">{image}</picture><span class="rules-picture-more">Tap for the '
+                "whole picture</span>"
+            ).format(
+                narrow=NARROW,
+                close=close_url,
+                cw=close_size[0],
+                ch=close_size[1],
+                image=_img(url, alt, (width, height), key),
+            )
     return Markup(
         '<a class="rules-picture" href="{url}" title="Open the whole picture">{image}</a>'
     ).format(url=url, image=image)
+
+
+def _img(url: str, alt: str, size: tuple[int, int], key: str) -> Markup:
+    return Markup(
+        '<img src="{url}" alt="{alt}" width="{width}" height="{height}" loading="lazy" '
+        'data-picture="{key}">'
+    ).format(url=url, alt=alt, width=size[0], height=size[1], key=key)
 
 
 def _size(svg: str) -> tuple[int, int] | None:

@@ -87,12 +87,19 @@ def test_every_rules_page_has_its_sections_and_pictures_the_engine_drew(
     engine = games.get(name)
     for picture in page.pictures:
         assert picture["alt"].strip(), picture
-        drawn = client.get(picture["src"])
+        # A close-up (two pictures side by side) shows the drawing's focus: the same drawing,
+        # only its root's viewBox and size rewritten.
+        whole = picture["src"].removesuffix(".focus.svg")
+        drawn = client.get(whole if whole.endswith(".svg") else f"{whole}.svg")
         assert drawn.status_code == 200 and drawn.mimetype == "image/svg+xml"
         figure = examples.figures[picture["data-picture"]]
         names = list(figure.names) if figure.names else None
         assert drawn.text == engine.render_svg(figure.state, figure.seat, names)
         assert drawn.text.startswith("<svg")
+        if picture["src"].endswith(".focus.svg"):
+            close = client.get(picture["src"])
+            assert close.status_code == 200 and close.mimetype == "image/svg+xml"
+            assert close.text.split(">", 1)[1] == drawn.text.split(">", 1)[1]
 
 
 @pytest.mark.parametrize("name", GAMES)
