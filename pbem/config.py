@@ -254,7 +254,7 @@ def _mail_settings(get: Callable[[str], str | None]) -> MailSettings:
     return MailSettings(
         pictures=_switch("PBEM_MAIL_PICTURES", get("PBEM_MAIL_PICTURES"), True),
         picture_timeout_seconds=_positive_number(
-            "PBEM_PICTURE_TIMEOUT_SECONDS", get("PBEM_PICTURE_TIMEOUT_SECONDS"), 60.0
+            "PBEM_PICTURE_TIMEOUT_SECONDS", get("PBEM_PICTURE_TIMEOUT_SECONDS"), 5.0
         ),
         dkim_key_file=key_path,
         dkim_selector=selector,

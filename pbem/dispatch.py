@@ -44,6 +44,14 @@ def render_pictures_later(outbox_ids: Iterable[int]) -> bool:
     return all([_enqueue("workers.tasks.render_pictures", [outbox_id]) for outbox_id in outbox_ids])
 
 
+def send_when_wait_is_over(outbox_id: int, countdown: int | None) -> bool:
+    """Queue `send_email` for a row waiting for its picture, for when its wait is over: with the
+    picture if it came (the picture task then sent it already, and this finds nothing to do),
+    without it if not. However starved the picture worker, the email goes on time, not at the
+    next sweep. In-process (embedded) the picture is drawn right after the commit: no wait."""
+    return retry_email_later(outbox_id, countdown)
+
+
 # The app extension under which `pbem serve` keeps its bot thread's queue (embedded default).
 BOT_RUNNER = "pbem-bot-runner"
 _inline = threading.local()

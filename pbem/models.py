@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -309,6 +310,9 @@ class OutboxMessage(Model):
     picture: Mapped[str | None] = mapped_column(String(80))
     # The message exactly as first sent (built and signed once): every retry sends these bytes.
     raw: Mapped[bytes | None] = mapped_column(LargeBinary)
+    # Built (with `raw`) without the board picture it was to carry: its wait ran out, or it could
+    # not be drawn. The emails sent without their picture are the sent rows that say so.
+    without_picture: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class Picture(Model):

@@ -90,8 +90,9 @@ def _apply(submission_ids: list[int]) -> moves.Applied:
 
 def send_now(outbox_ids: list[int], requeue: bool = True, render: bool = True) -> None:
     """Send outbox rows from the current task; a row whose attempt fails goes to `send_email`,
-    one waiting for its board picture to `render_pictures` (unless `render` is False: the picture
-    task itself, whose rows left waiting go with the sweep when their wait is over).
+    one waiting for its board picture to `render_pictures` and to a `send_email` due when its
+    wait is over (unless `render` is False: the picture task itself, whose rows were seen
+    waiting before and have that `send_email` already).
 
     Every failure of a row is recorded on it (delivery.send_outboxes), so only the database can
     stop the batch. Then the rows not tried are queued once more if `requeue` (apply_move: its
@@ -110,9 +111,11 @@ def send_now(outbox_ids: list[int], requeue: bool = True, render: bool = True) -
         else:
             log.warning("outbox %s: not sent (%s); left to the sweep", _ids(outbox_ids), problem)
         return
-    waiting = [i for i, sent in deliveries.items() if sent.status == "waiting"]
+    waiting = {i: sent for i, sent in deliveries.items() if sent.status == "waiting"}
     if waiting and render:
         dispatch.render_pictures_later(waiting)
+        for outbox_id, sent in waiting.items():
+            dispatch.send_when_wait_is_over(outbox_id, sent.retry_in)
     for outbox_id, sent in deliveries.items():
         if sent.status == "retry":
             log.warning(
@@ -152,6 +155,7 @@ def send_email(self: Task, outbox_id: int) -> None:
         return
     if outcome.status == "waiting":
         dispatch.render_pictures_later([outbox_id])
+        dispatch.send_when_wait_is_over(outbox_id, outcome.retry_in)
     if outcome.status == "retry" and not self.request.is_eager:
         # Celery logs the retry, one line; the reason is on the row (last_error).
         raise self.retry(countdown=outcome.retry_in)

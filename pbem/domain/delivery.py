@@ -7,6 +7,7 @@ to the picture task until the picture is there or the wait is over."""
 from __future__ import annotations
 
 import logging
+import math
 import smtplib
 import time
 import unicodedata
@@ -32,7 +33,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Delivery:
-    # sent, retry, failed, skipped, or waiting (for its picture: the picture task sends it)
+    # sent, retry, failed, skipped, or waiting (for its picture: the picture task sends it, or
+    # whoever tries again in `retry_in` seconds, when the wait is over, without it)
     status: str
     retry_in: int | None = None
     # Why the attempt failed, for the log: one line, short.
@@ -111,7 +113,7 @@ def _send_one(
     # worker need run any more.
     if config.mail.pictures and waits_for_picture(row, now):
         conn.rollback()
-        return Delivery("waiting"), []
+        return Delivery("waiting", math.ceil((row.next_attempt_at - now).total_seconds())), []
     attempts = row.attempts + 1
     try:
         built = mail.prepare(row, config, links.bounce_address(config, row.id))
@@ -129,7 +131,7 @@ def _send_one(
         "last_error": None,
     }
     if raw is not None:
-        sent["raw"] = raw
+        sent.update(raw=raw, without_picture=_without_picture(row))
     lost: DBAPIError | None = None
     try:
         with mail.delivering(row, config, built):
@@ -151,6 +153,12 @@ def _send_one(
         conn.rollback()
         _record_sent_again(sent, lost)
     return Delivery("sent"), []
+
+
+def _without_picture(row: Any) -> bool:
+    """Whether the message first built for `row` lacks the picture it was to carry (kept on
+    the row for the operator, with the bytes)."""
+    return row.picture is not None and not mail.carries_board(row)
 
 
 def waits_for_picture(row: Any, now: datetime) -> bool:
@@ -218,7 +226,7 @@ def _failed_attempt(
     error = _one_line(f"{type(exc).__name__}: {reason}")
     changes: dict[str, Any] = {"attempts": attempts, "last_error": error[:LAST_ERROR_CHARS]}
     if raw is not None:
-        changes["raw"] = raw
+        changes.update(raw=raw, without_picture=_without_picture(row))
     if permanent or attempts >= config.mail_max_attempts:
         changes["status"] = FAILED
         delivery = Delivery("failed", error=error[:QUOTED_CHARS])

@@ -219,6 +219,11 @@ class _Board:
     height: int
 
 
+def carries_board(row: MailRow) -> bool:
+    """Whether the message built from `row` shows the board picture (it is there, a PNG)."""
+    return _board(row) is not None
+
+
 def _board(row: MailRow) -> _Board | None:
     """The picture the row carries (read with it from `pictures`), if it is a PNG."""
     png: bytes | None = getattr(row, "board_png", None)

@@ -105,7 +105,10 @@ def test_a_row_waits_for_its_picture_then_goes_with_it(picture_app: Flask) -> No
     row_id = _move(game)
     row = _row(row_id)
     assert row.picture and row.next_attempt_at > utcnow()
-    assert delivery.send_outbox(settings(), row_id).status == "waiting"
+    now = row.next_attempt_at - timedelta(seconds=3.5)
+    # Waiting, and saying when its wait is over: the send that is then queued goes on time
+    # whether the picture came or not.
+    assert delivery.send_outbox(settings(), row_id, now=now) == delivery.Delivery("waiting", 4)
     row = _row(row_id)
     assert (row.status, row.attempts, row.raw) == (PENDING, 0, None)
 
@@ -116,6 +119,7 @@ def test_a_row_waits_for_its_picture_then_goes_with_it(picture_app: Flask) -> No
     assert delivery.send_outbox(settings(), row_id).status == "sent"
     png = db.session.get(Picture, row.picture).png  # type: ignore[union-attr]
     assert _images(_row(row_id).raw or b"") == [png]
+    assert _row(row_id).without_picture is False
 
 
 def test_a_picture_is_drawn_from_the_readers_seat_at_the_emails_ply(picture_app: Flask) -> None:
@@ -144,7 +148,7 @@ def test_a_picture_that_cannot_be_drawn_lets_its_email_go_without_it(
     monkeypatch.setattr(pictures, "board_svg", lambda *args, **kwargs: "<svg><unclosed")
     tasks.render_pictures.run([_request(row_id)])
     row = _row(row_id)
-    assert row.status == SENT
+    assert row.status == SENT and row.without_picture is True
     stored = db.session.get(Picture, row.picture)
     assert (
         stored is not None and stored.png is None and "could not be drawn" in (stored.error or "")
@@ -175,7 +179,7 @@ def test_a_row_whose_wait_is_over_goes_without_the_picture_and_the_sweep_sends_i
     assert row_id in sweeping.sweep(config, due).outbox_ids
     assert delivery.send_outbox(config, row_id, now=due).status == "sent"
     row = _row(row_id)
-    assert not _has_board(_sent_message(tmp_path, row))
+    assert not _has_board(_sent_message(tmp_path, row)) and row.without_picture is True
     # Nobody drew it; a picture task arriving late draws nothing and sends nothing again.
     assert db.session.get(Picture, row.picture) is None
     tasks.render_pictures.run([_request(row_id)])
@@ -277,3 +281,29 @@ def test_with_pictures_turned_off_since_a_row_goes_at_once_without_one(
     off = dataclasses.replace(config, mail=dataclasses.replace(config.mail, pictures=False))
     assert delivery.send_outbox(off, row_id).status == "sent"
     assert not _has_board(_sent_message(tmp_path, _row(row_id)))
+
+
+def test_a_waiting_row_is_queued_for_its_picture_and_for_the_end_of_its_wait(
+    picture_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem import dispatch
+
+    game = _game()
+    row_id = _move(game)
+    now = _row(row_id).next_attempt_at - timedelta(seconds=5)
+    monkeypatch.setattr(delivery, "utcnow", lambda: now)
+    queued: list[tuple[str, list[int], int | None]] = []
+    monkeypatch.setattr(
+        dispatch,
+        "_enqueue",
+        lambda name, args, countdown=None: queued.append((name, args, countdown)) or True,
+    )
+    monkeypatch.setitem(picture_app.extensions["celery"].conf, "task_always_eager", False)
+    tasks.send_now([row_id])
+    # The picture on its own worker; the email on the mail queue when its wait is over, however
+    # starved that worker (not at the next sweep, PBEM_SWEEP_SECONDS later).
+    assert queued == [
+        ("workers.tasks.render_pictures", [row_id], None),
+        ("workers.tasks.send_email", [row_id], 5),
+    ]
+    assert _row(row_id).status == PENDING

@@ -184,9 +184,10 @@ def test_the_sweep_deletes_games_nobody_confirmed_within_a_week(app: Flask) -> N
 def test_rows_waiting_for_their_picture_go_to_the_picture_queue(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """And to the default queue for the end of their wait, when they go with or without it."""
     app.extensions["celery"].conf.task_always_eager = False
     monkeypatch.setattr(moves, "apply_submissions", lambda config, ids: moves.Applied([7, 8]))
-    results = {7: Delivery("waiting"), 8: Delivery("sent")}
+    results = {7: Delivery("waiting", retry_in=5), 8: Delivery("sent")}
     monkeypatch.setattr(delivery, "send_outboxes", lambda config, ids: {i: results[i] for i in ids})
     published: list[tuple[object, ...]] = []
 
@@ -197,8 +198,8 @@ def test_rows_waiting_for_their_picture_go_to_the_picture_queue(
 
     monkeypatch.setattr(Producer, "publish", publish)
     tasks.apply_move.run(batch(5))
-    (routing_key, _, _) = published[0]
-    assert len(published) == 1 and routing_key == "pictures"
+    assert [routing_key for routing_key, _, _ in published] == ["pictures", "celery"]
+    assert [args[0][0][0] for _, _, args in published] == [7, 7]
 
 
 def test_the_picture_task_never_queues_itself_again(
