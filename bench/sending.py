@@ -80,7 +80,6 @@ def copies(template: dict[str, Any], count: int, tag: str, **changes: Any) -> li
             "status": PENDING,
             "attempts": 0,
             "sent_at": None,
-            "raw": None,
             "picture": None,
             "next_attempt_at": now,
             "created_at": now,

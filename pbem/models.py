@@ -306,17 +306,17 @@ class OutboxMessage(Model):
     # The one-click unsubscribe link (RFC 8058) of a turn or digest email; None for other mail.
     list_unsubscribe: Mapped[str | None] = mapped_column(String(512))
     # The board picture this email carries, "<game id>/<ply>/<seat>" (the `pictures` key); the
-    # row waits for it until `next_attempt_at`, then goes without it.
+    # row waits for it until `next_attempt_at`, then goes without it. The message itself is put
+    # together from these columns and the picture at each attempt, never stored.
     picture: Mapped[str | None] = mapped_column(String(80))
-    # The message exactly as first sent (built and signed once): every retry sends these bytes.
-    raw: Mapped[bytes | None] = mapped_column(LargeBinary)
-    # Built (with `raw`) without the board picture it was to carry: its wait ran out, or it could
-    # not be drawn. The emails sent without their picture are the sent rows that say so.
+    # Its last attempt went without the board picture it was to carry: its wait ran out, or it
+    # could not be drawn. The emails sent without their picture are the sent rows that say so.
     without_picture: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class Picture(Model):
-    """A board picture for mail, rendered once per game, ply and seat (pbem.pictures)."""
+    """A board picture for mail, rendered once per game, ply and seat (pbem.pictures), and kept
+    only while a pending email names it (`board_pictures.prune`)."""
 
     __tablename__ = "pictures"
 

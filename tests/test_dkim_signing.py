@@ -84,7 +84,6 @@ def _row(**changes: object) -> SimpleNamespace:
         reply_to="play+abcdefghijklmnopqrstuvwxyz234567@pbem.test",
         list_unsubscribe="https://pbem.test/mail/token",
         created_at=WRITTEN,
-        raw=None,
     )
     for name, value in changes.items():
         setattr(row, name, value)

@@ -225,10 +225,13 @@ def play_bot(game_id: str) -> None:
 @shared_task(name="workers.tasks.sweep")
 def sweep() -> None:
     """Re-enqueue submissions and emails the queue lost or has not run for a while, and delete
-    the games their organisers never confirmed."""
+    the games their organisers never confirmed and the pictures no email needs any more."""
     expired = sweeping.expire_unconfirmed()
     if expired:
         log.info("sweep: deleted %d games nobody confirmed", expired)
+    pruned = board_pictures.prune()
+    if pruned:
+        log.info("sweep: deleted %d board pictures no email needs", pruned)
     found = sweeping.sweep(settings())
     for submission_id in found.submission_ids:
         dispatch.apply_move_later(submission_id)

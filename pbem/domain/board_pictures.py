@@ -9,8 +9,10 @@ and worker of its own (`workers.tasks`): it renders every missing picture here, 
 A row whose picture failed goes without it; one whose wait ran out is sent without it by the
 sweep.
 
-The `pictures` table is the cache across processes (a reminder at the same ply finds its picture
-there); `pbem.pictures` keeps a small one in each process.
+The `pictures` table holds a picture only while a pending email names it: the sweep deletes the
+rest (`prune`), and the message, never stored, is put together with its picture at each attempt
+(`pbem.mail.prepare`). A later email at the same position (a reminder) draws it again from the
+game's record; `pbem.pictures` keeps a small cache in each process.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, bindparam, insert, select
+from sqlalchemy import Connection, bindparam, delete, exists, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -45,7 +47,7 @@ _WAITING = (
         OutboxMessage.id.in_(bindparam("outbox_ids", expanding=True)),
         OutboxMessage.status == PENDING,
         OutboxMessage.picture.is_not(None),
-        OutboxMessage.raw.is_(None),
+        OutboxMessage.attempts == 0,
         OutboxMessage.next_attempt_at > bindparam("now"),
         Picture.key.is_(None),
     )
@@ -154,3 +156,22 @@ def _store(conn: Connection, key: str, png: bytes | None, alt: str, error: str |
         conn.execute(sqlite.insert(Picture).values(values).on_conflict_do_nothing())
     else:  # pragma: no cover - pbem runs on PostgreSQL or SQLite
         conn.execute(insert(Picture).values(values))
+
+
+# Pictures no pending email names: their emails went, with them or without.
+_UNNEEDED = (
+    select(Picture.key)
+    .where(~exists().where(OutboxMessage.status == PENDING, OutboxMessage.picture == Picture.key))
+    .limit(bindparam("limit"))
+)
+
+
+def prune(limit: int = 1000) -> int:
+    """Delete up to `limit` pictures no pending email needs any more; how many went. A row
+    written meanwhile that names one waits for it and has it drawn again, like any new row."""
+    with db.engine.connect() as conn:
+        keys = list(conn.execute(_UNNEEDED, {"limit": limit}).scalars())
+        if keys:
+            conn.execute(delete(Picture).where(Picture.key.in_(keys)))
+        conn.commit()
+    return len(keys)

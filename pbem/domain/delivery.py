@@ -1,4 +1,4 @@
-"""Sending the outbox: each row claimed, built once (its bytes stored with the attempt),
+"""Sending the outbox: each row claimed, put together from its parts and its picture,
 transmitted at most once from its own bounce address, and marked sent; a failed attempt recorded
 on its row and scheduled again with backoff, or given up when it cannot pass; an address the
 recipient's server refuses for good marked bouncing. A row waiting for its board picture is left
@@ -80,14 +80,13 @@ def send_outboxes(
     """Transmit outbox rows one after another over one database connection and one SMTP session.
 
     For each row: 1. claim it (locked, SKIP LOCKED; a row another worker holds, or one no longer
-    pending, is skipped; one still waiting for its picture is left alone: "waiting"); 2. build
-    it, unless it was built before (`mail.prepare`); 3. transmit it, from its own bounce address
-    (VERP); 4. mark it sent and commit, with the bytes first built, right after the server took
-    it, so what was sent is recorded at once; or, when the attempt failed, whatever the reason,
-    record the failure (and the bytes) on that row and go on with the next. Only database errors
-    propagate. An invitation that cannot be delivered writes a letter to the game's organiser,
-    and an address refused for good is marked bouncing (the letters that writes are sent here
-    too).
+    pending, is skipped; one still waiting for its picture is left alone: "waiting"); 2. put
+    the message together from its parts and its picture (`mail.prepare`); 3. transmit it, from
+    its own bounce address (VERP); 4. mark it sent and commit right after the server took it, so
+    what was sent is recorded at once; or, when the attempt failed, whatever the reason, record
+    the failure on that row and go on with the next. Only database errors propagate. An
+    invitation that cannot be delivered writes a letter to the game's organiser, and an address
+    refused for good is marked bouncing (the letters that writes are sent here too).
     """
     results: dict[int, Delivery] = {}
     todo = list(outbox_ids)
@@ -120,18 +119,15 @@ def _send_one(
     except SQLAlchemyError:
         raise
     except Exception as exc:
-        return _failed_attempt(conn, config, row, attempts, exc, now, None)
-    # Stored with the attempt's own UPDATE, the first time only: every later attempt sends it.
-    raw = built.message if row.raw is None else None
+        return _failed_attempt(conn, config, row, attempts, exc, now)
     sent: dict[str, Any] = {
         "outbox_id": outbox_id,
         "status": SENT,
         "sent_at": now,
         "attempts": attempts,
         "last_error": None,
+        "without_picture": _without_picture(row),
     }
-    if raw is not None:
-        sent.update(raw=raw, without_picture=_without_picture(row))
     lost: DBAPIError | None = None
     try:
         with mail.delivering(row, config, built):
@@ -148,7 +144,7 @@ def _send_one(
         raise
     except Exception as exc:
         # Anything else is this row's own failure: it must not stop the rows after it.
-        return _failed_attempt(conn, config, row, attempts, exc, now, raw)
+        return _failed_attempt(conn, config, row, attempts, exc, now)
     if lost is not None:
         conn.rollback()
         _record_sent_again(sent, lost)
@@ -156,18 +152,17 @@ def _send_one(
 
 
 def _without_picture(row: Any) -> bool:
-    """Whether the message first built for `row` lacks the picture it was to carry (kept on
-    the row for the operator, with the bytes)."""
+    """Whether the message built for `row` lacks the picture it was to carry (kept on the row
+    with each attempt, for the operator)."""
     return row.picture is not None and not mail.carries_board(row)
 
 
 def waits_for_picture(row: Any, now: datetime) -> bool:
-    """Whether the row is still waiting for its board picture: it carries one, was never built,
+    """Whether the row is still waiting for its board picture: it carries one, was never tried,
     the picture is not rendered yet (no `pictures` row, not even a failure) and its wait
     (`next_attempt_at`, PBEM_PICTURE_TIMEOUT_SECONDS after it was written) is not over."""
     return (
         row.picture is not None
-        and row.raw is None
         and row.board_key is None
         and row.attempts == 0
         and now < row.next_attempt_at
@@ -217,16 +212,17 @@ def _failed_attempt(
     attempts: int,
     exc: Exception,
     now: datetime,
-    raw: bytes | None,
 ) -> tuple[Delivery, list[int]]:
-    """Record the failure and the next attempt first, and commit (with the message's bytes when
-    this attempt built them); only then anything else, so that nothing after (marking the address
-    bouncing, the organiser's letter) can leave the row to be tried again at once."""
+    """Record the failure and the next attempt first, and commit; only then anything else, so
+    that nothing after (marking the address bouncing, the organiser's letter) can leave the row
+    to be tried again at once."""
     permanent, reason = classify(exc)
     error = _one_line(f"{type(exc).__name__}: {reason}")
-    changes: dict[str, Any] = {"attempts": attempts, "last_error": error[:LAST_ERROR_CHARS]}
-    if raw is not None:
-        changes.update(raw=raw, without_picture=_without_picture(row))
+    changes: dict[str, Any] = {
+        "attempts": attempts,
+        "last_error": error[:LAST_ERROR_CHARS],
+        "without_picture": _without_picture(row),
+    }
     if permanent or attempts >= config.mail_max_attempts:
         changes["status"] = FAILED
         delivery = Delivery("failed", error=error[:QUOTED_CHARS])

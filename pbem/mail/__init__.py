@@ -1,10 +1,11 @@
 """Email on the wire: a message's bytes, delivery over SMTP or into the local outbox folder.
 
 Rows of the `outbox` table are written by `pbem.domain.outbox` in the same transaction as the
-change they report; `pbem.domain.delivery` builds each message at its first attempt (`prepare`:
-`envelope`, then DKIM), stores the bytes on the row and sends those same bytes on every later
-attempt. The build is deterministic from the row (Message-ID, Date, boundaries, the picture's
-Content-ID and the DKIM timestamp all derive from it), so even a rebuild gives the same bytes.
+change they report, holding the message's parts but never its picture; `pbem.domain.delivery`
+puts the message together at each attempt (`prepare`: `envelope` with the board picture it
+carries, then DKIM). The build is deterministic from the row (Message-ID, Date, boundaries, the
+picture's Content-ID and the DKIM timestamp all derive from it), so an attempt after a lost
+record sends the same bytes.
 
 - `building`: the message a row becomes (headers, parts, the picture; what is refused);
 - `writer`: its bytes, written by pbem's own header objects and encodings on the `email`

@@ -35,8 +35,8 @@ from pbem.mail.writer import Ready
 class MailRow(Protocol):
     """An outbox row as sending reads it (an ORM object or a row of its columns).
 
-    Read when present: `reply_to`, `list_unsubscribe`, `raw` (the bytes of the first build) and,
-    from the claim's join with `pictures`, `board_png` and `board_alt` (the picture it carries).
+    Read when present: `reply_to`, `list_unsubscribe` and, from the claim's join with
+    `pictures`, `board_png` and `board_alt` (the picture it carries).
     """
 
     id: int
@@ -107,31 +107,25 @@ def message_bytes(row: MailRow, mail_from: str) -> bytes:
 
 
 def prepare(row: MailRow, config: Settings, sender: str | None = None) -> Envelope:
-    """What to transmit for `row`: its stored bytes when it has them (a retry sends exactly what
-    the first attempt built), else the message built and, when a key is configured, DKIM-signed.
-    `sender` is the envelope sender (the row's VERP bounce address); MAIL_FROM's address when
-    None. Raises Undeliverable when the message cannot be written."""
-    raw: bytes | None = getattr(row, "raw", None)
-    if raw is not None:
-        message = bytes(raw)
-        try:
-            recipient = wire_address(row.to)
-        except (ValueError, TypeError, LookupError) as exc:
-            raise Undeliverable(f"the address could not be written ({exc})") from exc
-    else:
-        built = envelope(row, config.mail_from)
-        message, recipient = built.message, built.recipient
-        if config.mail.dkim_key_file is not None:
-            message = (
-                dkim_signing.signature(
-                    message,
-                    config.mail.dkim_key_file,
-                    config.mail.dkim_selector,
-                    signing_domain(config.mail_from),
-                    row.created_at,
-                )
-                + message
+    """What to transmit for `row`: the message built from its parts and its picture and, when a
+    key is configured, DKIM-signed. Put together at each attempt, never stored: the build is
+    deterministic from the row, its picture and the settings, so an attempt after a lost
+    record sends the same bytes. `sender` is the envelope sender (the row's VERP bounce
+    address); MAIL_FROM's address when None. Raises Undeliverable when the message cannot be
+    written."""
+    built = envelope(row, config.mail_from)
+    message, recipient = built.message, built.recipient
+    if config.mail.dkim_key_file is not None:
+        message = (
+            dkim_signing.signature(
+                message,
+                config.mail.dkim_key_file,
+                config.mail.dkim_selector,
+                signing_domain(config.mail_from),
+                row.created_at,
             )
+            + message
+        )
     sender = sender or _sender(config.mail_from)[1]
     utf8 = not (message.isascii() and sender.isascii() and recipient.isascii())
     return Envelope(message, sender, recipient, utf8)

@@ -1,7 +1,8 @@
 """Board pictures in mail: a turn email waits for its picture, which the picture task draws once
-(from the reader's seat, at the email's ply) and keeps; it goes without it when drawing fails or
-its wait is over, and the sweep sends it then. Embedded, pictures are drawn in-process after the
-commit."""
+(from the reader's seat, at the email's ply) and keeps while an email needs it; it goes without
+it when drawing fails or its wait is over, and the sweep sends it then. The message is put
+together with its picture when it is sent, never stored. Embedded, pictures are drawn in-process
+after the commit."""
 
 from __future__ import annotations
 
@@ -64,10 +65,13 @@ def _row(outbox_id: int) -> OutboxMessage:
     return row
 
 
-def _sent_message(tmp_path: Path, row: OutboxMessage) -> email.message.EmailMessage:
+def _sent_bytes(tmp_path: Path, row: OutboxMessage) -> bytes:
     (path,) = (tmp_path / "outbox").glob(f"*-{row.id:07d}-*.eml")
-    assert path.read_bytes() == row.raw  # the file holds the bytes the row keeps
-    parsed = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    return path.read_bytes()
+
+
+def _sent_message(tmp_path: Path, row: OutboxMessage) -> email.message.EmailMessage:
+    parsed = email.message_from_bytes(_sent_bytes(tmp_path, row), policy=email.policy.default)
     assert isinstance(parsed, email.message.EmailMessage)
     return parsed
 
@@ -87,11 +91,14 @@ def test_a_moves_turn_email_arrives_with_its_board_drawn_in_process(
     play(game, state.legal_moves()[0])
     turn = [m for m in mails(kind="turn") if m.picture == f"{game.id}/1/{game.to_move}"]
     (row,) = turn
-    assert row.status == SENT and row.raw is not None
+    assert row.status == SENT
     assert _has_board(_sent_message(tmp_path, row))
     stored = db.session.get(Picture, row.picture)
     assert stored is not None and stored.error is None and stored.png is not None
-    assert stored.png.startswith(pictures.PNG_SIGNATURE) and stored.png in _images(row.raw)
+    sent = _sent_bytes(tmp_path, row)
+    assert stored.png.startswith(pictures.PNG_SIGNATURE) and stored.png in _images(sent)
+    # The row keeps the message's parts, never the picture.
+    assert all(stored.png[:64] not in (value or "").encode() for value in (row.text, row.html))
     assert "GORami board after move 1" in stored.alt
 
 
@@ -100,7 +107,7 @@ def _images(raw: bytes) -> list[bytes]:
     return [p.get_content() for p in parsed.walk() if p.get_content_type() == "image/png"]
 
 
-def test_a_row_waits_for_its_picture_then_goes_with_it(picture_app: Flask) -> None:
+def test_a_row_waits_for_its_picture_then_goes_with_it(picture_app: Flask, tmp_path: Path) -> None:
     game = _game()
     row_id = _move(game)
     row = _row(row_id)
@@ -110,7 +117,7 @@ def test_a_row_waits_for_its_picture_then_goes_with_it(picture_app: Flask) -> No
     # whether the picture came or not.
     assert delivery.send_outbox(settings(), row_id, now=now) == delivery.Delivery("waiting", 4)
     row = _row(row_id)
-    assert (row.status, row.attempts, row.raw) == (PENDING, 0, None)
+    assert (row.status, row.attempts) == (PENDING, 0)
 
     assert board_pictures.waiting([row_id]) == {row.picture: [row_id]}
     drawn = board_pictures.render(row.picture)
@@ -118,7 +125,7 @@ def test_a_row_waits_for_its_picture_then_goes_with_it(picture_app: Flask) -> No
     assert board_pictures.waiting([row_id]) == {}
     assert delivery.send_outbox(settings(), row_id).status == "sent"
     png = db.session.get(Picture, row.picture).png  # type: ignore[union-attr]
-    assert _images(_row(row_id).raw or b"") == [png]
+    assert _images(_sent_bytes(tmp_path, _row(row_id))) == [png]
     assert _row(row_id).without_picture is False
 
 
@@ -200,31 +207,67 @@ def test_the_sweep_task_sends_a_row_whose_picture_never_came(
     assert row.status == SENT and not _has_board(_sent_message(tmp_path, row))
 
 
-def test_a_reminder_at_the_same_ply_finds_its_picture_kept(picture_app: Flask) -> None:
+def _reminder(game: Game, to: str, key: str, number: int) -> int:
+    """Another email at the same ply and seat, as the clock writes a reminder."""
+    later = OutboxMessage(
+        game_id=game.id,
+        kind="reminder",
+        to=to,
+        subject="[pbem] reminder",
+        text="t",
+        html="<p>x</p><!-- pbem:board -->",
+        message_id=f"<reminder.{number}@pbem.test>",
+        picture=key,
+        next_attempt_at=utcnow() + timedelta(minutes=1),
+    )
+    db.session.add(later)
+    db.session.commit()
+    return later.id
+
+
+def test_a_picture_is_kept_while_an_email_needs_it_and_drawn_again_after(
+    picture_app: Flask, tmp_path: Path
+) -> None:
     game = _game()
     row_id = _move(game)
     key = _row(row_id).picture
     assert key is not None
     tasks.render_pictures.run([_request(row_id)])
     assert _row(row_id).status == SENT
-    # Another email at the same ply and seat (a reminder) is sent at once, with the same picture.
-    later = OutboxMessage(
-        game_id=game.id,
-        kind="reminder",
-        to=_row(row_id).to,
-        subject="[pbem] reminder",
-        text="t",
-        html="<p>x</p><!-- pbem:board -->",
-        message_id="<reminder.1@pbem.test>",
-        picture=key,
-        next_attempt_at=utcnow() + timedelta(minutes=1),
-    )
-    db.session.add(later)
-    db.session.commit()
+    png = db.session.get(Picture, key).png  # type: ignore[union-attr]
+    # Still there (the sweep has not run): another email at the same ply and seat goes at
+    # once, with the same picture, nothing drawn again.
+    first = _reminder(game, _row(row_id).to, key, 1)
     kept = db.session.execute(select(Picture.key, Picture.created_at)).all()
-    assert delivery.send_outbox(settings(), later.id).status == "sent"
-    assert _images(_row(later.id).raw or b"") == [db.session.get(Picture, key).png]  # type: ignore[union-attr]
+    assert delivery.send_outbox(settings(), first).status == "sent"
+    assert _images(_sent_bytes(tmp_path, _row(first))) == [png]
     assert db.session.execute(select(Picture.key, Picture.created_at)).all() == kept
+    # A pending email keeps its picture from the sweep; once nobody needs it, it goes.
+    pending = _reminder(game, _row(row_id).to, key, 2)
+    board_pictures.prune()
+    assert db.session.get(Picture, key) is not None
+    assert delivery.send_outbox(settings(), pending).status == "sent"
+    assert board_pictures.prune() == 1
+    db.session.expire_all()
+    assert db.session.get(Picture, key) is None
+    # A later email at that position waits for it, and it is drawn again from the record.
+    again = _reminder(game, _row(row_id).to, key, 3)
+    assert delivery.send_outbox(settings(), again).status == "waiting"
+    tasks.render_pictures.run([_request(again)])
+    assert _row(again).status == SENT and _row(again).without_picture is False
+    assert _images(_sent_bytes(tmp_path, _row(again))) == [png]
+
+
+def test_the_sweep_task_deletes_the_pictures_no_email_needs(picture_app: Flask) -> None:
+    game = _game()
+    sent = _move(game)
+    tasks.render_pictures.run([_request(sent)])
+    waiting = _move(game)
+    board_pictures.render(_row(waiting).picture or "")
+    assert _row(sent).status == SENT and _row(waiting).status == PENDING
+    tasks.sweep()
+    db.session.expire_all()
+    assert set(db.session.execute(select(Picture.key)).scalars()) == {_row(waiting).picture}
 
 
 def test_a_resignation_at_the_ply_of_a_turn_email_gets_a_picture_of_the_game_over(
