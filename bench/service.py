@@ -70,7 +70,8 @@ from tests.integration.picture_stack import PictureStack  # noqa: E402
 from tests.support.procs import LOOPBACK, Proc, wait_until  # noqa: E402
 from tests.support.stack import Stack  # noqa: E402
 
-SUBJECT_RE = re.compile(r" ([A-Za-z0-9_-]{8,32}): (.*)$")
+# "[pbem] GORami (Ab3dEf6hIj9k): your turn (move 3)", a named game's "[pbem] Name (id): …".
+SUBJECT_RE = re.compile(r" \(([A-Za-z0-9_-]{8,32})\): (.*)$")
 TURN_RE = re.compile(r"your turn \(move (\d+)\)")
 CREATED_RE = re.compile(r"/created/([A-Za-z0-9_-]+)")
 
@@ -547,6 +548,7 @@ class Bench:
         if isinstance(stack, PictureStack):
             groups["picture worker (celery -Q pictures)"] = stack.picture_worker
         profilers = self.start_profilers() if args.profile else []
+        bytes_before = self.database_bytes(vacuum=True)
         cpu_before = cpu_by_group()
         self_before = os.times()
         started = time.monotonic()
@@ -581,8 +583,9 @@ class Bench:
             wait_until, lambda: self.settled(ids), timeout=300, message="the last tasks to finish"
         )
         integrity = self.integrity(ids)
-        drawn = self.pictures(ids)
+        drawn = self.pictures()
         self.sink.stop()
+        stored = self.storage(bytes_before, integrity["moves_stored"])
 
         cpu: dict[str, float] = {}
         for name, proc in groups.items():
@@ -618,6 +621,7 @@ class Bench:
             "cpu_seconds": cpu,
             "cpu_ms_per_move": {k: 1000 * v / moves for k, v in cpu.items()} if moves else {},
             **integrity,
+            **stored,
             **drawn,
             "pictures_per_second": drawn["pictures_drawn"] / wall if wall else 0.0,
             "emails_with_picture": self.router.with_picture,
@@ -628,14 +632,59 @@ class Bench:
             ),
         }
 
-    def pictures(self, game_ids: list[str]) -> dict[str, int]:
-        """Board pictures of these games in the `pictures` table: drawn, and failed."""
-        rows = self.stack.db.query(
-            "select count(png), count(error) from pictures where split_part(key, '/', 1) = any(%s)",
-            game_ids,
-        )
-        drawn, failed = rows[0] if rows else (0, 0)
-        return {"pictures_drawn": int(drawn), "pictures_failed": int(failed)}
+    def pictures(self) -> dict[str, int]:
+        """Board pictures drawn, and failed, as the picture worker logged them (the table keeps
+        a picture only while an email waits for it)."""
+        worker = getattr(self.stack, "picture_worker", None)
+        if worker is None:
+            return {"pictures_drawn": 0, "pictures_failed": 0}
+        found = re.findall(r"pictures: drew (\d+) \((\d+) failed\)", worker.log_tail(50_000_000))
+        return {
+            "pictures_drawn": sum(int(drawn) for drawn, _ in found),
+            "pictures_failed": sum(int(failed) for _, failed in found),
+        }
+
+    def database_bytes(self, vacuum: bool = False) -> int:
+        """pg_database_size of the run's database; after VACUUM FULL when `vacuum`."""
+        if vacuum:
+            with self.stack.db.connect() as conn:
+                conn.execute("vacuum full")
+        return int(self.stack.db.scalar("select pg_database_size(current_database())"))
+
+    def storage(self, before: int, moves: int) -> dict[str, float]:
+        """What the run left in PostgreSQL, in kB a move: as it grew (dead rows and all, those of
+        deleted pictures until autovacuum frees their space for reuse); what it holds once the
+        next sweep deleted the pictures of the last emails (after VACUUM FULL); and what it
+        holds for good, once the sweep emptied the delivered bodies PBEM_MAIL_KEEP_DAYS later
+        (VACUUM FULL again)."""
+        from datetime import timedelta
+
+        from pbem.app import create_app
+        from pbem.config import SETTING_NAMES
+        from pbem.domain import board_pictures
+        from pbem.domain import sweep as sweeping
+        from pbem.extensions import db, settings
+        from pbem.models import utcnow
+
+        per_move = 1024.0 * max(moves, 1)
+        grown = self.database_bytes() - before
+        app = create_app({k: v for k, v in self.stack.env.items() if k in SETTING_NAMES})
+        with app.app_context():
+            config = settings()
+            # What the next sweep does: the last emails went, their pictures go.
+            while board_pictures.prune(limit=10_000):
+                pass
+            held = self.database_bytes(vacuum=True) - before
+            later = utcnow() + timedelta(days=config.mail.keep_days, seconds=1)
+            while sweeping.prune_bodies(config, later, limit=10_000):
+                pass
+            db.engine.dispose()
+        pruned = self.database_bytes(vacuum=True) - before
+        return {
+            "stored_kb_per_move_grown": grown / per_move,
+            "stored_kb_per_move": held / per_move,
+            "stored_kb_per_move_pruned": pruned / per_move,
+        }
 
     async def probe_loop_lag(self, period: float = 0.005) -> None:
         """Samples how late the loop wakes a sleeper: a latency seen here is the driver's."""
@@ -882,6 +931,11 @@ def report(r: dict[str, Any]) -> None:
     print(
         f"emails: written {r['emails_written']}, lost {r['emails_lost']}, duplicated "
         f"{r['emails_duplicated']}"
+    )
+    print(
+        f"PostgreSQL per move: grew {r['stored_kb_per_move_grown']:.1f} kB, holds "
+        f"{r['stored_kb_per_move']:.1f} kB (after VACUUM FULL), "
+        f"{r['stored_kb_per_move_pruned']:.1f} kB once delivered bodies are pruned"
     )
     print("CPU per move (ms):")
     for name, value in sorted(r["cpu_ms_per_move"].items(), key=lambda kv: -kv[1]):

@@ -51,6 +51,7 @@ SETTING_NAMES = (
     "PBEM_INVITATION_DAYS",
     "PBEM_MAIL_PICTURES",
     "PBEM_PICTURE_TIMEOUT_SECONDS",
+    "PBEM_MAIL_KEEP_DAYS",
     "PBEM_DKIM_KEY_FILE",
     "PBEM_DKIM_SELECTOR",
     "PBEM_DIGEST_HOUR",
@@ -122,6 +123,8 @@ class MailSettings:
     # The authserv-id of the MTA in front of `pbem mail-in`: replies are checked against the
     # Authentication-Results it adds (pbem.mailin.authentication). None: not checked.
     authserv_id: str | None = None
+    # A delivered email keeps its text and HTML this many days, then only its record.
+    keep_days: int = 30
 
 
 @dataclass(frozen=True)
@@ -260,6 +263,7 @@ def _mail_settings(get: Callable[[str], str | None]) -> MailSettings:
         dkim_selector=selector,
         digest_hour=hour,
         authserv_id=_authserv_id(get("PBEM_MAIL_AUTHSERV_ID")),
+        keep_days=_positive_int("PBEM_MAIL_KEEP_DAYS", get("PBEM_MAIL_KEEP_DAYS"), 30),
     )
 
 

@@ -225,13 +225,17 @@ def play_bot(game_id: str) -> None:
 @shared_task(name="workers.tasks.sweep")
 def sweep() -> None:
     """Re-enqueue submissions and emails the queue lost or has not run for a while, and delete
-    the games their organisers never confirmed and the pictures no email needs any more."""
+    the games their organisers never confirmed, the pictures no email needs any more and the
+    bodies of emails delivered longer ago than PBEM_MAIL_KEEP_DAYS."""
     expired = sweeping.expire_unconfirmed()
     if expired:
         log.info("sweep: deleted %d games nobody confirmed", expired)
     pruned = board_pictures.prune()
     if pruned:
         log.info("sweep: deleted %d board pictures no email needs", pruned)
+    emptied = sweeping.prune_bodies(settings())
+    if emptied:
+        log.info("sweep: emptied the bodies of %d emails delivered long ago", emptied)
     found = sweeping.sweep(settings())
     for submission_id in found.submission_ids:
         dispatch.apply_move_later(submission_id)

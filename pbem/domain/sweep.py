@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import and_, delete, or_, select, update
 
 from pbem.config import Settings
 from pbem.domain import bot_turns
 from pbem.extensions import db
-from pbem.models import PENDING, Game, GameEvent, OutboxMessage, Seat, Submission, utcnow
+from pbem.models import PENDING, SENT, Game, GameEvent, OutboxMessage, Seat, Submission, utcnow
 
 
 @dataclass(frozen=True)
@@ -75,3 +75,25 @@ def expire_unconfirmed(now: datetime | None = None) -> int:
         db.session.execute(delete(Game).where(Game.id.in_(game_ids)))
     db.session.commit()
     return len(game_ids)
+
+
+def prune_bodies(config: Settings, now: datetime | None = None, limit: int = 1000) -> int:
+    """Empty the text and HTML of up to `limit` emails delivered more than PBEM_MAIL_KEEP_DAYS
+    ago; how many. The row stays (address, subject, Message-ID, thread, picture key, status):
+    what bounces, threading and the operator read. Nothing reads a delivered body again: the
+    game's history and record are its moves and events, and a new email is written anew."""
+    cutoff = (now or utcnow()) - timedelta(days=config.mail.keep_days)
+    due = (
+        select(OutboxMessage.id)
+        .where(OutboxMessage.status == SENT, OutboxMessage.html != "")
+        .where(OutboxMessage.sent_at < cutoff)
+        .order_by(OutboxMessage.sent_at)
+        .limit(limit)
+    )
+    ids = list(db.session.execute(due).scalars())
+    if ids:
+        db.session.execute(
+            update(OutboxMessage).where(OutboxMessage.id.in_(ids)).values(text="", html="")
+        )
+    db.session.commit()
+    return len(ids)

@@ -38,3 +38,45 @@ def test_the_sweep_finds_what_the_queue_lost(app: Flask, monkeypatch: pytest.Mon
     db.session.expire_all()
     assert db.session.get(Submission, submission_id).status == APPLIED
     assert db.session.get(OutboxMessage, row_id).status == SENT
+
+
+def test_delivered_emails_keep_their_bodies_for_the_configured_days(app: Flask) -> None:
+    from sqlalchemy import select
+
+    from pbem.models import PENDING
+
+    config = settings()
+    assert config.mail.keep_days == 30
+    game = start()
+    sent, waiting, *others = (
+        db.session.execute(
+            select(OutboxMessage).where(OutboxMessage.game_id == game.id).order_by(OutboxMessage.id)
+        )
+        .scalars()
+        .all()
+    )
+    sent_at = utcnow()
+    for row in [sent, *others]:
+        row.status, row.sent_at = SENT, sent_at + timedelta(seconds=1 if row is not sent else 0)
+    waiting.status, waiting.sent_at = PENDING, None
+    db.session.commit()
+    record = (sent.to, sent.subject, sent.message_id, sent.references, sent.picture)
+    assert sweeping.prune_bodies(config, sent_at + timedelta(days=30)) == 0
+    assert sweeping.prune_bodies(config, sent_at + timedelta(days=30, seconds=1)) == 1
+    db.session.expire_all()
+    assert (sent.text, sent.html) == ("", "")
+    assert (sent.to, sent.subject, sent.message_id, sent.references, sent.picture) == record
+    # Never an email still to go, however old; and an emptied one is not counted again.
+    assert waiting.text and waiting.html
+    assert sweeping.prune_bodies(config, sent_at + timedelta(days=400)) == len(others)
+    assert sweeping.prune_bodies(config, sent_at + timedelta(days=400)) == 0
+    assert waiting.text and waiting.html
+
+
+def test_the_keep_days_are_a_setting(app: Flask) -> None:
+    from pbem.config import ConfigError, load_settings
+
+    base = {"PBEM_ENV": "test", "SECRET_KEY": "k" * 32}
+    assert load_settings(base | {"PBEM_MAIL_KEEP_DAYS": "7"}).mail.keep_days == 7
+    with pytest.raises(ConfigError, match="PBEM_MAIL_KEEP_DAYS"):
+        load_settings(base | {"PBEM_MAIL_KEEP_DAYS": "0"})
