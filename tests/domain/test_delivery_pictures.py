@@ -352,31 +352,17 @@ def test_a_waiting_row_is_queued_for_its_picture_and_for_the_end_of_its_wait(
     assert _row(row_id).status == PENDING
 
 
-def test_on_postgresql_the_pictures_table_is_vacuumed_when_pictures_go(tmp_path: Path) -> None:
+def test_on_postgresql_the_pictures_table_is_vacuumed_when_pictures_go(pg_app: Flask) -> None:
     """Every picture is written once and soon deleted: its space must be reusable at once, not
     when autovacuum comes by (if it is on at all)."""
     from sqlalchemy import text
 
-    from tests.support.needs import missing
-    from tests.support.pg import TempDatabase, server_available
-
-    if (why := server_available()) is not None:
-        missing(f"PostgreSQL unavailable: {why}")
-    database = TempDatabase(prefix="pbem_prune").create()
-    try:
-        app = make_app(tmp_path, DATABASE_URL=database.url)
-        with app.app_context():
-            db.create_all()
-            db.session.add(Picture(key="g/1/0", png=b"\x89PNG" * 10_000, alt="a"))
-            db.session.commit()
-            assert board_pictures.prune() == 1
-            with db.engine.connect() as conn:
-                vacuumed = conn.execute(
-                    text("select last_vacuum from pg_stat_user_tables where relname = 'pictures'")
-                ).scalar()
-            assert vacuumed is not None
-            assert board_pictures.prune() == 0
-            db.session.remove()
-            db.engine.dispose()
-    finally:
-        database.drop()
+    db.session.add(Picture(key="g/1/0", png=b"\x89PNG" * 10_000, alt="a"))
+    db.session.commit()
+    assert board_pictures.prune() == 1
+    with db.engine.connect() as conn:
+        vacuumed = conn.execute(
+            text("select last_vacuum from pg_stat_user_tables where relname = 'pictures'")
+        ).scalar()
+    assert vacuumed is not None
+    assert board_pictures.prune() == 0
