@@ -110,6 +110,7 @@ def make_app(tmp_path: Path, **overrides: object) -> Flask:
         # Tests about pictures in mail turn them on; the others send mail without rendering.
         "PBEM_MAIL_PICTURES": "off",
         "PBEM_PICTURE_TIMEOUT_SECONDS": None,
+        "PBEM_MAIL_KEEP_DAYS": None,
         "PBEM_DKIM_KEY_FILE": None,
         "PBEM_DKIM_SELECTOR": None,
         "PBEM_DIGEST_HOUR": None,
