@@ -44,14 +44,6 @@ def render_pictures_later(outbox_ids: Iterable[int]) -> bool:
     return all([_enqueue("workers.tasks.render_pictures", [outbox_id]) for outbox_id in outbox_ids])
 
 
-def send_when_wait_is_over(outbox_id: int, countdown: int | None) -> bool:
-    """Queue `send_email` for a row waiting for its picture, for when its wait is over: with the
-    picture if it came (the picture task then sent it already, and this finds nothing to do),
-    without it if not. However starved the picture worker, the email goes on time, not at the
-    next sweep. In-process (embedded) the picture is drawn right after the commit: no wait."""
-    return retry_email_later(outbox_id, countdown)
-
-
 # The app extension under which `pbem serve` keeps its bot thread's queue (embedded default).
 BOT_RUNNER = "pbem-bot-runner"
 _inline = threading.local()
@@ -90,7 +82,10 @@ def play_bots_later(game_ids: Iterable[str]) -> bool:
 
 
 def retry_email_later(outbox_id: int, countdown: int | None) -> bool:
-    """Queue `send_email` for a row whose inline attempt failed, after the backoff delay.
+    """Queue `send_email` for a row whose inline attempt failed, after the backoff delay; or for
+    a row waiting for its board picture, for when its wait is over, so that a starved picture
+    worker delays it by no more than that (if the picture came first, the row is sent already
+    and the task finds nothing to do).
 
     In-process (embedded) the task would run at once, ignoring the delay, and spend another
     attempt: there the sweep picks the row up when it is due instead.

@@ -115,7 +115,7 @@ def send_now(outbox_ids: list[int], requeue: bool = True, render: bool = True) -
     if waiting and render:
         dispatch.render_pictures_later(waiting)
         for outbox_id, sent in waiting.items():
-            dispatch.send_when_wait_is_over(outbox_id, sent.retry_in)
+            dispatch.retry_email_later(outbox_id, sent.retry_in)
     for outbox_id, sent in deliveries.items():
         if sent.status == "retry":
             log.warning(
@@ -155,7 +155,7 @@ def send_email(self: Task, outbox_id: int) -> None:
         return
     if outcome.status == "waiting":
         dispatch.render_pictures_later([outbox_id])
-        dispatch.send_when_wait_is_over(outbox_id, outcome.retry_in)
+        dispatch.retry_email_later(outbox_id, outcome.retry_in)
     if outcome.status == "retry" and not self.request.is_eager:
         # Celery logs the retry, one line; the reason is on the row (last_error).
         raise self.retry(countdown=outcome.retry_in)

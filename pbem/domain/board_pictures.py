@@ -7,7 +7,7 @@ A turn, reminder or result email names the picture it carries (`OutboxMessage.pi
 and worker of its own (`workers.tasks`): it renders every missing picture here, stores it in the
 `pictures` table (the PNG and its alt text, or why it could not be drawn) and then sends the rows.
 A row whose picture failed goes without it; one whose wait ran out is sent without it by the
-sweep.
+`send_email` queued for that instant (the sweep, should the queue lose it).
 
 The `pictures` table holds a picture only while a pending email names it: the sweep deletes the
 rest (`prune`), and the message, never stored, is put together with its picture at each attempt

@@ -44,8 +44,8 @@ def sweep(config: Settings, now: datetime | None = None, limit: int = 1000) -> S
             or_(
                 OutboxMessage.next_attempt_at <= cutoff,
                 # A row that waited for its board picture is due the moment its wait is over:
-                # no task is queued for that instant (the picture task sends it only if the
-                # picture comes in time), so it goes now, without the picture.
+                # the send queued for that instant may have been lost with the queue, and
+                # waiting PBEM_SWEEP_SECONDS more would delay it for nothing.
                 and_(OutboxMessage.picture.is_not(None), OutboxMessage.attempts == 0),
             ),
         )
