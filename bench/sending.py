@@ -1,7 +1,7 @@
 """CPU cost of sending one email on the worker's path, end to end (a benchmark, not a test).
 
 What `pbem.domain.delivery.send_outboxes` does for each row, as the worker does it after a move:
-claim the row (PostgreSQL, SKIP LOCKED), build the message (or take its stored bytes), send it
+claim the row (PostgreSQL, SKIP LOCKED), build the message (never stored: built at every attempt), send it
 over SMTP to a sink in another process (aiosmtpd's Sink handler, whose CPU is not counted), mark
 the row sent and commit. Rows are copies of a real GORami turn email (written by the domain on a
 throwaway PostgreSQL database), sent in batches of 64 like the worker's.
