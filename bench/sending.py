@@ -1,10 +1,11 @@
 """CPU cost of sending one email on the worker's path, end to end (a benchmark, not a test).
 
 What `pbem.domain.delivery.send_outboxes` does for each row, as the worker does it after a move:
-claim the row (PostgreSQL, SKIP LOCKED), build the message (never stored: built at every attempt), send it
-over SMTP to a sink in another process (aiosmtpd's Sink handler, whose CPU is not counted), mark
-the row sent and commit. Rows are copies of a real GORami turn email (written by the domain on a
-throwaway PostgreSQL database), sent in batches of 64 like the worker's.
+claim the row (PostgreSQL, SKIP LOCKED), build the message (never stored: built at every
+attempt), send it over SMTP to a sink in another process (aiosmtpd's Sink handler, whose CPU is
+not counted), mark the row sent and commit. Rows are copies of a real GORami turn email
+(written by the domain on a throwaway PostgreSQL database), sent in batches of 64 like the
+worker's.
 
 Reported per email, best of `--repeat` rounds: the CPU of this process (the worker's share) and
 of its PostgreSQL backend (from /proc), in milliseconds. Cases: no picture; with the board

@@ -4,7 +4,8 @@
 (`Game.render_mail_svg`: the board from the reader's seat, the players' names and colours, the last
 turn marked) and rasterises it with libvips, whose SVG loader is librsvg (the packages `pyvips` and
 `pyvips-binary`, which bring their own libvips, librsvg and cairo; the fonts are the system's,
-DejaVu Sans on Debian). `alt_text` says the same in words for mail readers that show no pictures.
+DejaVu Sans on Debian), written as an 8-bit palette PNG by `pbem.png_palette`. `alt_text`
+says the same in words for mail readers that show no pictures.
 
 The picture is `MAIL_WIDTH_PX` (600) pixels wide: phone mail apps lay a message out 320 to 430 CSS
 pixels wide and shrink a wider picture to fit, so 600 pixels give 1.4 to 1.9 device pixels per
@@ -25,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from pbem import games
+from pbem import games, png_palette
 from pbem.games.base import State, display_name, fill_names
 
 __all__ = [
@@ -111,11 +112,12 @@ def render_png(svg: str, width_px: int = MAIL_WIDTH_PX) -> bytes:
             image = image.resize(width_px / image.width)
         if image.hasalpha():
             image = image.flatten(background=[255, 255, 255])
-        # No row filter: on flat-coloured drawings it gives smaller files, faster.
-        png: bytes = image.pngsave_buffer(compression=5, filter="none", keep="none")
+        if image.bands != 3:
+            raise RenderError(f"the drawing rendered with {image.bands} bands, not RGB")
+        rgb: bytes = image.cast("uchar").write_to_memory()
     except vips.Error as exc:
         raise RenderError(f"the board could not be drawn: {exc}") from exc
-    return png
+    return png_palette.palette_png(rgb, image.width, image.height)
 
 
 def board_svg(
