@@ -21,6 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from pbem.compressed_text import CompressedText
 from pbem.extensions import Base, db
 
 # Flask-SQLAlchemy builds db.Model at run time from Base (adding `query`); the type checker sees
@@ -280,7 +281,7 @@ class Submission(Model):
 
 
 # A delivered email that still keeps its text and HTML.
-_SENT_WITH_BODY = "status = 'sent' AND html <> ''"
+_SENT_WITH_BODY = "status = 'sent' AND length(html) > 0"
 
 
 class OutboxMessage(Model):
@@ -305,8 +306,9 @@ class OutboxMessage(Model):
     to: Mapped[str] = mapped_column(String(320))
     subject: Mapped[str] = mapped_column(String(255))
     # Both empty once the email was delivered PBEM_MAIL_KEEP_DAYS ago (sweep.prune_bodies).
-    text: Mapped[str] = mapped_column(Text)
-    html: Mapped[str] = mapped_column(Text)
+    # Compressed: most of what a move leaves in the database (pbem.compressed_text).
+    text: Mapped[str] = mapped_column(CompressedText)
+    html: Mapped[str] = mapped_column(CompressedText)
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
     in_reply_to: Mapped[str | None] = mapped_column(String(255))
     references: Mapped[str | None] = mapped_column(Text)
