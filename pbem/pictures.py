@@ -38,6 +38,7 @@ __all__ = [
     "board_png",
     "board_svg",
     "cache_clear",
+    "rasterise",
     "render_png",
 ]
 
@@ -96,9 +97,10 @@ def _svg_width(svg: str) -> float | None:
     return None
 
 
-def render_png(svg: str, width_px: int = MAIL_WIDTH_PX) -> bytes:
-    """An SVG document as an opaque PNG `width_px` pixels wide (the height follows the drawing).
-    Raises RenderError when the renderer is missing or refuses the drawing."""
+def rasterise(svg: str, width_px: int = MAIL_WIDTH_PX) -> tuple[bytes, int, int]:
+    """An SVG document as librsvg draws it on white, `width_px` pixels wide (the height follows
+    the drawing): (RGB bytes row by row, width, height). Raises RenderError when the renderer is
+    missing or refuses the drawing."""
     if not 16 <= width_px <= _MAX_WIDTH_PX:
         raise ValueError(f"width_px must be 16 to {_MAX_WIDTH_PX}, not {width_px!r}")
     vips = _renderer()
@@ -117,7 +119,13 @@ def render_png(svg: str, width_px: int = MAIL_WIDTH_PX) -> bytes:
         rgb: bytes = image.cast("uchar").write_to_memory()
     except vips.Error as exc:
         raise RenderError(f"the board could not be drawn: {exc}") from exc
-    return png_palette.palette_png(rgb, image.width, image.height)
+    return rgb, image.width, image.height
+
+
+def render_png(svg: str, width_px: int = MAIL_WIDTH_PX) -> bytes:
+    """An SVG document as an opaque palette PNG `width_px` pixels wide (`rasterise`, then
+    `png_palette`). Raises RenderError when the renderer is missing or refuses the drawing."""
+    return png_palette.palette_png(*rasterise(svg, width_px))
 
 
 def board_svg(

@@ -42,13 +42,8 @@ def random_positions(
 
 def librsvg_raster(svg: str) -> np.ndarray:
     """The drawing as librsvg rasterises it, before any palette: what the picture must show."""
-    vips = pictures._renderer()
-    scale = pictures.MAIL_WIDTH_PX / (pictures._svg_width(svg) or 1)
-    image = vips.Image.svgload_buffer(svg.encode(), scale=scale)
-    if image.width != pictures.MAIL_WIDTH_PX:
-        image = image.resize(pictures.MAIL_WIDTH_PX / image.width)
-    image = image.flatten(background=[255, 255, 255]).cast("uchar")
-    return np.frombuffer(image.write_to_memory(), np.uint8).reshape(image.height, image.width, 3)
+    rgb, width, height = pictures.rasterise(svg)
+    return np.frombuffer(rgb, np.uint8).reshape(height, width, 3)
 
 
 def decoded(png: bytes) -> Image.Image:
