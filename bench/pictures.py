@@ -1,16 +1,23 @@
-"""CPU cost of a board picture for mail, per engine: the page's SVG against the mail drawing.
+"""CPU cost and size of a board picture for mail, per engine, as a picture worker draws them.
 
-Plays random games with each engine (Marram 2, 3 and 4 players, the 4-player game long, its late
-positions also reported alone as the worst case), takes positions along each game, and times with
-the process's CPU clock, one thread:
+For each case (every engine at its largest board, Marram with 2, 3 and 4 players, the 4-player
+game long) it first plays `--warm` random games through one process's sprite cache, untimed: a
+picture worker runs for days, and by then has drawn the squares, discs and tiles of many games.
+Then it plays `--games` other random games and times every position's picture with the process's
+CPU clock, one thread:
 
-- draw: the engine writing the SVG (`render_svg` for the page, `render_mail_svg` for mail);
-- png: pbem.pictures.render_png turning it into a PNG 600 pixels wide;
-- total: both, which is what a picture costs the mail worker.
+- layout: the engine's `mail_drawing` (sprites and where they go);
+- png: pbem.sprite_pictures pasting the rasters (drawing the sprites it has not seen), mapping to
+  the family's palette and writing the PNG;
+- total: both, which is what a picture costs the worker (pbem.pictures.board_png).
 
-Prints median and 95th percentile in milliseconds, and the PNG size. A benchmark, not a test.
+It prints median, 95th and 99th percentile and the most, the same for the last fifth of the plies
+(late positions: the fullest boards), and the PNG's median and 99th percentile in kB. With
+`--cold` the warm-up is skipped: a worker's first games. `--svg` adds librsvg drawing the same
+drawing as one SVG document (`render_mail_svg`, pbem.pictures.render_png), for one position in
+five: what a picture cost before the sprites. A benchmark, not a test.
 
-    .venv/bin/python bench/pictures.py [--games 4] [--every 3] [--repeat 3]
+    .venv/bin/python bench/pictures.py [--games 3] [--warm 20] [--cold] [--svg]
 """
 
 from __future__ import annotations
@@ -20,13 +27,10 @@ import platform
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator
 from typing import Any
 
-from pbem import games, pictures
+from pbem import games, pictures, sprite_pictures
 from pbem.games.base import State
-
-NAMES = ["Alice Ångström", "Bob <b> & co", 'Chloé "C"', "Dmitri Дмитрий"]
 
 # (label, engine, players, options): every engine, every player count, the largest boards.
 CASES: list[tuple[str, str, int, dict[str, Any]]] = [
@@ -52,96 +56,83 @@ def played(engine: str, players: int, options: dict[str, Any], seed: int) -> lis
     return states
 
 
-def positions(
-    engine: str, players: int, options: dict[str, Any], n_games: int, every: int
-) -> Iterator[tuple[State, int, bool]]:
-    """(position, seat to draw for, late in the game?) along `n_games` games."""
-    for seed in range(n_games):
-        states = played(engine, players, options, 1000 + seed)
-        last = len(states) - 1
-        for ply in [*range(0, last, every), last]:
-            yield states[ply], ply % players, ply >= 0.8 * last
-
-
-def cpu_ms(call: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """The least CPU time of `repeat` calls, in ms (the least is the cost without interference)."""
-    best = float("inf")
-    out: Any = None
-    for _ in range(repeat):
-        started = time.process_time()
-        out = call()
-        best = min(best, time.process_time() - started)
-    return best * 1000, out
-
-
-def p95(values: list[float]) -> float:
+def quantile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def measure(
-    engine: str, players: int, options: dict[str, Any], n_games: int, every: int, repeat: int
-) -> tuple[dict[str, dict[str, list[float]]], dict[str, dict[str, list[float]]]]:
-    """Per drawing ("page", "mail"): lists of draw, png, total ms and PNG kB; all positions, and
-    the late ones."""
+    engine: str, players: int, options: dict[str, Any], args: argparse.Namespace
+) -> dict[str, list[float]]:
+    """Per picture: layout, png and total ms, PNG kB, late totals, and librsvg's ms."""
     game = games.get(engine)
-    names = NAMES[:players]
-    every_position: dict[str, dict[str, list[float]]] = {}
-    late_only: dict[str, dict[str, list[float]]] = {}
-    for state, seat, late in positions(engine, players, options, n_games, every):
-        drawings: dict[str, Callable[[], str]] = {
-            "page": lambda s=state, t=seat: game.render_svg(s, t, names),
-            "mail": lambda s=state, t=seat: game.render_mail_svg(s, t, names),
-        }
-        for kind, draw in drawings.items():
-            draw_ms, svg = cpu_ms(draw, repeat)
-            png_ms, png = cpu_ms(lambda svg=svg: pictures.render_png(svg), repeat)
-            for bucket in (every_position, late_only) if late else (every_position,):
-                row = bucket.setdefault(kind, {"draw": [], "png": [], "total": [], "kB": []})
-                row["draw"].append(draw_ms)
-                row["png"].append(png_ms)
-                row["total"].append(draw_ms + png_ms)
-                row["kB"].append(len(png) / 1024)
-    return every_position, late_only
+    sprite_pictures.cache_clear()
+    pictures.cache_clear()
+    if not args.cold:
+        for seed in range(100, 100 + args.warm):
+            for state in played(engine, players, options, seed):
+                seat = len(state.history) % players
+                sprite_pictures.compose_png(game.mail_drawing(state, seat))
+    out: dict[str, list[float]] = {k: [] for k in ("layout", "png", "total", "kB", "late", "svg")}
+    for seed in range(1000, 1000 + args.games):
+        states = played(engine, players, options, seed)
+        for ply, state in enumerate(states):
+            seat = ply % players
+            started = time.process_time()
+            drawing = game.mail_drawing(state, seat)
+            laid = time.process_time()
+            png = sprite_pictures.compose_png(drawing)
+            done = time.process_time()
+            total = (done - started) * 1000
+            out["layout"].append((laid - started) * 1000)
+            out["png"].append((done - laid) * 1000)
+            out["total"].append(total)
+            out["kB"].append(len(png) / 1024)
+            if ply >= 0.8 * (len(states) - 1):
+                out["late"].append(total)
+            if args.svg and ply % 5 == 0:
+                started = time.process_time()
+                pictures.render_png(game.render_mail_svg(state, seat))
+                out["svg"].append((time.process_time() - started) * 1000)
+    return out
 
 
-def line(label: str, kind: str, row: dict[str, list[float]]) -> str:
+def spread(values: list[float]) -> str:
     return (
-        f"| {label} | {kind} | {len(row['total'])} | "
-        f"{statistics.median(row['draw']):.1f} / {p95(row['draw']):.1f} | "
-        f"{statistics.median(row['png']):.1f} / {p95(row['png']):.1f} | "
-        f"**{statistics.median(row['total']):.1f}** / **{p95(row['total']):.1f}** | "
-        f"{max(row['total']):.1f} | {statistics.median(row['kB']):.0f} |"
+        f"{statistics.median(values):.1f} / {quantile(values, 0.95):.1f} / "
+        f"{quantile(values, 0.99):.1f} / {max(values):.1f}"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4, help="random games per case")
-    parser.add_argument("--every", type=int, default=3, help="take every n-th position")
-    parser.add_argument("--repeat", type=int, default=3, help="timings per drawing (least kept)")
+    parser.add_argument("--games", type=int, default=3, help="timed random games per case")
+    parser.add_argument("--warm", type=int, default=20, help="untimed games first, per case")
+    parser.add_argument("--cold", action="store_true", help="no warm-up: a new worker")
+    parser.add_argument("--svg", action="store_true", help="also time librsvg's whole drawing")
     args = parser.parse_args()
     # The first picture pays for loading libvips, librsvg and the fonts: not a picture's cost.
-    pictures.render_png(games.get("mmw").render_mail_svg(games.get("mmw").new(2), 0, NAMES[:2]))
+    mmw = games.get("mmw")
+    sprite_pictures.compose_png(mmw.mail_drawing(mmw.new(2), 0))
     print(f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
+    warm = "no warm-up" if args.cold else f"after {args.warm} untimed games"
     print(
-        f"{args.games} games per case, one position in {args.every} and the last, "
-        f"least of {args.repeat} CPU timings each; PNG {pictures.MAIL_WIDTH_PX} px wide\n"
+        f"{args.games} timed games per case, every position, {warm}; CPU ms, median / p95 / p99 "
+        f"/ max; PNG {pictures.MAIL_WIDTH_PX} px wide\n"
     )
     print(
-        "| case | drawing | positions | draw ms median / p95 | png ms median / p95 "
-        "| total ms median / p95 | total max | PNG kB |"
+        "| case | pictures | layout | png | **total** | total, last fifth | PNG kB median / p99 "
+        "| librsvg whole SVG, median |"
     )
     print("|---|---|---|---|---|---|---|---|")
     for label, engine, players, options in CASES:
-        every_position, late_only = measure(
-            engine, players, options, args.games, args.every, args.repeat
+        row = measure(engine, players, options, args)
+        svg = f"{statistics.median(row['svg']):.1f}" if row["svg"] else "–"
+        print(
+            f"| {label} | {len(row['total'])} | {spread(row['layout'])} | {spread(row['png'])} "
+            f"| **{spread(row['total'])}** | {spread(row['late'])} "
+            f"| {statistics.median(row['kB']):.0f} / {quantile(row['kB'], 0.99):.0f} | {svg} |"
         )
-        for kind in ("page", "mail"):
-            print(line(label, kind, every_position[kind]))
-        if engine == "marram" and players == 4:
-            for kind in ("page", "mail"):
-                print(line(f"{label}, last 20% of plies", kind, late_only[kind]))
 
 
 if __name__ == "__main__":

@@ -1,11 +1,10 @@
 """Pictures of the board for email: a PNG from the engine's mail drawing, and its alt text.
 
-`board_png(engine_name, state, seat, names)` asks the engine for its mail drawing
-(`Game.render_mail_svg`: the board from the reader's seat, the players' names and colours, the last
-turn marked) and rasterises it with libvips, whose SVG loader is librsvg (the packages `pyvips` and
-`pyvips-binary`, which bring their own libvips, librsvg and cairo; the fonts are the system's,
-DejaVu Sans on Debian), written as an 8-bit palette PNG by `pbem.png_palette`. `alt_text`
-says the same in words for mail readers that show no pictures.
+`board_png(engine_name, state, seat, names)` asks the engine for its mail drawing as sprites
+(`mail_drawing`: the board from the reader's side, the last turns marked) and pastes it together
+from rasters drawn once (pbem.sprite_pictures); an engine without one has its SVG
+(`render_mail_svg`) rasterised whole by librsvg (pbem.librsvg) and written as an 8-bit palette PNG
+by `pbem.png_palette`. `alt_text` says the same in words for mail readers that show no pictures.
 
 The picture is `MAIL_WIDTH_PX` (600) pixels wide: phone mail apps lay a message out 320 to 430 CSS
 pixels wide and shrink a wider picture to fit, so 600 pixels give 1.4 to 1.9 device pixels per
@@ -13,21 +12,19 @@ CSS pixel, near-crisp on a 2x screen; twice that would quadruple the pixels, the
 time to encode them (bench/pictures.py measures the cost per picture).
 
 Pure apart from the renderer: no database, no clock, no I/O. A small in-process LRU cache keyed by
-(game id, ply, seat) serves the same picture twice when a `game_id` is given.
+(game id, ply, side) serves the same picture twice when a `game_id` is given.
 """
 
 from __future__ import annotations
 
-import importlib
-import logging
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from typing import Any
 
-from pbem import games, png_palette
+from pbem import games, librsvg, png_palette, sprite_pictures
 from pbem.games.base import State, display_name, fill_names
+from pbem.games.sprites import MailDrawing
+from pbem.librsvg import RenderError, renderer
 
 __all__ = [
     "CACHE_SIZE",
@@ -40,86 +37,18 @@ __all__ = [
     "cache_clear",
     "rasterise",
     "render_png",
+    "renderer",
+    "side",
 ]
 
 MAIL_WIDTH_PX = 600
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CACHE_SIZE = 256
-_MAX_WIDTH_PX = 2400
-
-
-class RenderError(RuntimeError):
-    """The renderer could not turn a drawing into a PNG (the mail then goes without it)."""
-
-
-_vips: Any = None
-_vips_lock = threading.Lock()
-
-
-def _renderer() -> Any:
-    """pyvips, loaded on first use and set to one thread and no operation cache: each picture is
-    drawn once on a worker's own CPU, and this module keeps the PNGs worth keeping."""
-    global _vips
-    if _vips is None:
-        with _vips_lock:
-            if _vips is None:
-                try:
-                    vips = importlib.import_module("pyvips")
-                except (ImportError, OSError) as exc:
-                    raise RenderError(f"the SVG renderer is not installed: {exc}") from exc
-                vips.concurrency_set(1)
-                vips.cache_set_max(0)
-                # libvips reports every finished thread pool at INFO: two lines per picture.
-                logging.getLogger("pyvips").setLevel(logging.WARNING)
-                _vips = vips
-    return _vips
-
-
-_ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
-_WIDTH = re.compile(r"""\swidth\s*=\s*["']\s*([0-9.]+)\s*(?:px)?\s*["']""")
-_VIEWBOX = re.compile(r"""\sviewBox\s*=\s*["']\s*[-0-9.]+[\s,]+[-0-9.]+[\s,]+([0-9.]+)""")
-
-
-def _svg_width(svg: str) -> float | None:
-    """The drawing's width in user units, from its root element (None when it does not say)."""
-    root = _ROOT.search(svg)
-    if root is None:
-        return None
-    for pattern in (_WIDTH, _VIEWBOX):
-        found = pattern.search(root.group(0))
-        if found:
-            try:
-                value = float(found.group(1))
-            except ValueError:
-                continue
-            if value > 0:
-                return value
-    return None
 
 
 def rasterise(svg: str, width_px: int = MAIL_WIDTH_PX) -> tuple[bytes, int, int]:
-    """An SVG document as librsvg draws it on white, `width_px` pixels wide (the height follows
-    the drawing): (RGB bytes row by row, width, height). Raises RenderError when the renderer is
-    missing or refuses the drawing."""
-    if not 16 <= width_px <= _MAX_WIDTH_PX:
-        raise ValueError(f"width_px must be 16 to {_MAX_WIDTH_PX}, not {width_px!r}")
-    vips = _renderer()
-    data = svg.encode("utf-8")
-    try:
-        width = _svg_width(svg)
-        if width is None:
-            width = float(vips.Image.svgload_buffer(data).width)
-        image = vips.Image.svgload_buffer(data, scale=width_px / width)
-        if image.width != width_px:  # rounding in the loader: a pixel more or less
-            image = image.resize(width_px / image.width)
-        if image.hasalpha():
-            image = image.flatten(background=[255, 255, 255])
-        if image.bands != 3:
-            raise RenderError(f"the drawing rendered with {image.bands} bands, not RGB")
-        rgb: bytes = image.cast("uchar").write_to_memory()
-    except vips.Error as exc:
-        raise RenderError(f"the board could not be drawn: {exc}") from exc
-    return rgb, image.width, image.height
+    """`librsvg.rasterise` at the mail picture's width unless told otherwise."""
+    return librsvg.rasterise(svg, width_px)
 
 
 def render_png(svg: str, width_px: int = MAIL_WIDTH_PX) -> bytes:
@@ -135,10 +64,11 @@ def board_svg(
     names: Sequence[str],
     last_turn_marked: bool = True,
 ) -> str:
-    """The engine's mail drawing of `state` from `seat` (its page drawing when it has none)."""
+    """The engine's mail drawing of `state` from `seat`'s side, as one SVG document (its page
+    drawing when it has none)."""
     engine = games.get(engine_name)
     draw = getattr(engine, "render_mail_svg", None)
-    if draw is None:
+    if draw is None:  # an engine with no mail drawing: its page's
         return engine.render_svg(state, seat, names)
     svg: str = draw(state, seat, names, last_turn_marked)
     return svg
@@ -164,13 +94,15 @@ def board_png(
     *,
     game_id: Hashable | None = None,
 ) -> bytes:
-    """The board from `seat`'s side as a PNG for a phone: the engine's mail drawing (names,
-    colours, the last turn marked unless `last_turn_marked` is False) `width_px` pixels wide.
+    """The board from `seat`'s side as a PNG for a phone: the engine's mail drawing (the last
+    turns marked unless `last_turn_marked` is False) `width_px` pixels wide. `names` reach only
+    an engine that still draws them.
 
     With a `game_id` the picture is kept in an LRU cache of `CACHE_SIZE` entries under (game id,
-    ply, seats dropped, whether it is over, seat, names, options): a position is fixed by its game
+    ply, seats dropped, whether it is over, side, options): a position is fixed by its game
     and ply but for the seats that left and the service ending the game (`State.settled`), which
-    change it without a ply. Raises RenderError when rendering fails.
+    change it without a ply, and seats with the same side (`side`) see the same drawing.
+    Raises RenderError when rendering fails.
     """
     key: Hashable | None = None
     if game_id is not None:
@@ -179,8 +111,7 @@ def board_png(
             len(state.history),
             tuple(state.dropped),
             state.outcome is None,
-            seat,
-            tuple(names),
+            side(engine_name, seat),
             engine_name,
             last_turn_marked,
             width_px,
@@ -190,7 +121,7 @@ def board_png(
             if cached is not None:
                 _cache.move_to_end(key)
                 return cached
-    png = render_png(board_svg(engine_name, state, seat, names, last_turn_marked), width_px)
+    png = _draw_png(engine_name, state, seat, names, last_turn_marked, width_px)
     if key is not None:
         with _cache_lock:
             _cache[key] = png
@@ -198,6 +129,31 @@ def board_png(
             while len(_cache) > CACHE_SIZE:
                 _cache.popitem(last=False)
     return png
+
+
+def side(engine_name: str, seat: int | None) -> int | None:
+    """The side of the board the engine's mail drawing shows `seat` (`Game.mail_side`): the
+    seat's own where it draws from the reader's side, None where every seat sees one drawing.
+    Seats with the same side are shown the same picture."""
+    mail_side = getattr(games.get(engine_name), "mail_side", None)
+    return seat if mail_side is None else mail_side(seat)
+
+
+def _draw_png(
+    engine_name: str,
+    state: State,
+    seat: int | None,
+    names: Sequence[str],
+    last_turn_marked: bool,
+    width_px: int,
+) -> bytes:
+    """The picture pasted from the engine's sprites (pbem.sprite_pictures) at the mail width;
+    at any other width, or from an engine without sprites, its SVG through librsvg."""
+    sprites = getattr(games.get(engine_name), "mail_drawing", None)
+    if sprites is not None and width_px == MAIL_WIDTH_PX:
+        drawing: MailDrawing = sprites(state, seat, names, last_turn_marked)
+        return sprite_pictures.compose_png(drawing)
+    return render_png(board_svg(engine_name, state, seat, names, last_turn_marked), width_px)
 
 
 def _who(names: Sequence[str] | None, seat: int, colour: str) -> str:

@@ -13,30 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from pbem import games, pictures, png_palette
+from pbem import pictures, png_palette
 from pbem.games.base import State
+from tests.support.played import PICTURE_CASES, played
 
 NAMES = ["Ann Ångström", "Ben <b>", "Chloé", "Дмитрий"]
-CASES = [
-    ("gorami", 2, {"board": 24}),
-    ("gorami", 2, {"board": 16}),
-    ("mmw", 2, {}),
-    ("marram", 4, {"length": "long"}),
-    ("marram", 3, {"variant": "animals"}),
-    ("marram", 2, {"variant": "pitchfork"}),
-]
+CASES = PICTURE_CASES
 
 
 def random_positions(
     engine: str, players: int, options: dict[str, object], seed: int
 ) -> list[State]:
     """Three positions of one random game (early, middle, late): the board fills as it goes."""
-    rng = random.Random(seed)
-    state = games.get(engine).new(players, options, seed=seed)
-    states = [state]
-    while state.outcome is None:
-        state = state.play(rng.choice(state.legal_moves()))
-        states.append(state)
+    states = played(engine, players, options, seed)
     return [states[len(states) * share // 10] for share in (2, 5, 9)]
 
 

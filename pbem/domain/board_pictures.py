@@ -1,7 +1,9 @@
 """Board pictures for mail: each rendered once, off the path of a move, and kept.
 
 A turn, reminder or result email names the picture it carries (`OutboxMessage.picture`, the key
-"<game id>/<ply>/<seat>", with "/over" for a result's: `picture_key`) and waits for it until its
+"<game id>/<ply>/<side>", with "/over" for a result's: `picture_key`; the side is the seat's when
+the engine draws the board from the reader's side, "all" when it draws one board for every
+seat, so emails showing the same drawing share one picture) and waits for it until its
 `next_attempt_at`. Sending leaves such a row alone while the picture is missing
 (`delivery.waits_for_picture`) and hands it to the `render_pictures` task, which runs on a queue
 and worker of its own (`workers.tasks`): it renders every missing picture here, stores it in the
@@ -82,17 +84,33 @@ class Rendered:
 OVER = "over"
 
 
-def picture_key(game_id: str, ply: int, seat: int, over: bool) -> str:
-    """The key of the board after `ply` moves from `seat`'s side; `over`: as the game ended."""
-    return f"{game_id}/{ply}/{seat}" + (f"/{OVER}" if over else "")
+# The middle part of the key of a picture every seat shares: the engine draws one board for all.
+EVERY_SIDE = "all"
 
 
-def parse_key(key: str) -> tuple[str, int, int, bool]:
-    """(game id, ply, seat, over) of a key made by `picture_key`; ValueError otherwise."""
-    game_id, ply, seat, *rest = key.split("/")
-    if not game_id or not ply.isdigit() or not seat.isdigit() or rest not in ([], [OVER]):
-        raise ValueError(f"a picture key is <game>/<ply>/<seat>[/{OVER}], not {key!r}")
-    return game_id, int(ply), int(seat), bool(rest)
+def picture_key(game_id: str, engine: str, ply: int, seat: int, over: bool) -> str:
+    """The key of the picture `seat`'s email shows: the board after `ply` moves as the engine
+    draws it for that seat (`pictures.side`: the seat's side of the board, or one drawing for
+    every seat); `over`: as the game ended. Emails that show the same drawing share the key,
+    and so the picture."""
+    side = pictures.side(engine, seat)
+    return f"{game_id}/{ply}/{EVERY_SIDE if side is None else side}" + (f"/{OVER}" if over else "")
+
+
+def parse_key(key: str) -> tuple[str, int, int | None, bool]:
+    """(game id, ply, side or None for every side, over) of a key made by `picture_key`;
+    ValueError otherwise."""
+    game_id, ply, side, *rest = key.split("/")
+    if (
+        not game_id
+        or not ply.isdigit()
+        or not (side.isdigit() or side == EVERY_SIDE)
+        or rest not in ([], [OVER])
+    ):
+        raise ValueError(
+            f"a picture key is <game>/<ply>/<side or {EVERY_SIDE}>[/{OVER}], not {key!r}"
+        )
+    return game_id, int(ply), None if side == EVERY_SIDE else int(side), bool(rest)
 
 
 def render(key: str) -> Rendered:
@@ -124,13 +142,14 @@ def render(key: str) -> Rendered:
 
 
 def _draw(key: str) -> tuple[bytes, str]:
-    """The PNG and alt text of the board after `ply` moves, from `seat`'s side, the last turn
-    marked, the players named as everywhere else (views.names)."""
+    """The PNG and alt text of the board after `ply` moves, from the key's side, the last turns
+    marked; the alt text names the players as everywhere else (views.names) and is the same
+    for every reader."""
     game_id, ply, seat, over = parse_key(key)
     game = db.session.get(Game, game_id)
     if game is None:
         raise LookupError(f"game {game_id} does not exist")
-    if not 0 <= seat < len(game.seats):
+    if seat is not None and not 0 <= seat < len(game.seats):
         raise LookupError(f"game {game_id} has no seat {seat}")
     # The game row holds the latest position: the usual case, since the picture is drawn right
     # after the move. A later move means replaying the record up to `ply`. Only a result's
@@ -144,7 +163,7 @@ def _draw(key: str) -> tuple[bytes, str]:
         raise LookupError(f"game {game_id} has no position after {ply} moves")
     names = views.names(game)
     png = pictures.board_png(game.engine, state, seat, names, game_id=game.id)
-    return png, pictures.alt_text(game.engine, state, seat, names)
+    return png, pictures.alt_text(game.engine, state, None, names)
 
 
 def _store(conn: Connection, key: str, png: bytes | None, alt: str, error: str | None) -> None:

@@ -67,7 +67,8 @@ def _picture_key(config: Settings, game: GameFacts, seat: SeatInfo) -> str | Non
     off."""
     if not config.mail.pictures:
         return None
-    return board_pictures.picture_key(game.id, game.ply, seat.seat, game.status != RUNNING)
+    over = game.status != RUNNING
+    return board_pictures.picture_key(game.id, game.engine, game.ply, seat.seat, over)
 
 
 def _seat_links(config: Settings, seat: SeatInfo) -> dict[str, str]:

@@ -309,6 +309,19 @@ class SeatPicture:
             return []
         return list(zip(self.names, self.state.scores(), strict=False))
 
+    @cached_property
+    def legend(self) -> list[tuple[str, int, str, str]]:
+        """Each seat as the board picture shows it, beside its score: (name, score, colour word,
+        letter). The picture has no words, so the email says which colour and letter is whom."""
+        if self.state is None:
+            return []
+        seats = self.state.summary(None).seats
+        return [
+            (who, score, seats[i].colour, games.seat_mark(seats[i].colour))
+            for i, (who, score) in enumerate(self.scores)
+            if i < len(seats)
+        ]
+
     @property
     def outcome_text(self) -> str:
         """How the game ended, in words with the players' names ("" while it runs)."""

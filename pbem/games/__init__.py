@@ -20,6 +20,7 @@ from pbem.games.base import (
     State,
     Summary,
     fill_names,
+    seat_mark,
 )
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "get",
     "names",
     "register",
+    "seat_mark",
     "unregister",
 ]
 

@@ -6,7 +6,10 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from pbem.games.sprites import MailDrawing
 
 JSON = dict[str, Any]
 OptionValue = int | str
@@ -329,11 +332,29 @@ class Game(Protocol):
         names: Sequence[str] | None = None,
         last_turn: bool = True,
     ) -> str:
-        """The board for a turn or result email as an SVG document 600 units wide: what a phone
-        shows well (the board from `seat`'s side, the seats' names, colours and scores, and with
-        `last_turn` the turns `render_svg` marks, their cells or tiles drawn with class
-        "last-move" in the seat's colour), without the page's interactive extras, and cheap to
-        rasterise (pbem.pictures)."""
+        """`mail_drawing` as one SVG document."""
+        ...
+
+    def mail_drawing(
+        self,
+        state: State,
+        seat: int | None = None,
+        names: Sequence[str] | None = None,
+        last_turn: bool = True,
+    ) -> MailDrawing:
+        """The board for a turn or result email, 600 pixels wide, as sprites
+        (pbem.games.sprites): what a phone shows well (the board from `seat`'s side where the
+        game has sides, and with `last_turn` each seat's latest turn as a spectator's
+        `render_svg` marks it, in the seat's colour, in a group of class "last-move"), without
+        the page's interactive extras. Only what every reader may see and nothing in words:
+        who is who, the scores, "you" and the hand are the email's, so the drawing is the same
+        for every seat with the same `mail_side` and `names` change nothing."""
+        ...
+
+    def mail_side(self, seat: int | None) -> int | None:
+        """Which side of the board `mail_drawing` shows `seat`: a seat number where the game
+        draws from the reader's side, None where every seat sees the same drawing. Seats with
+        the same side share one picture."""
         ...
 
     def board_assets(self, state: State, seat: int, names: Sequence[str] | None = None) -> JSON:

@@ -1,15 +1,15 @@
 """Shared pieces of the engines' drawings: for the page (`render_svg`), the marks of each seat's
-last turn (`turn_marks`, `badge`, `seat_mark`); for mail (`render_mail_svg` of each engine), the
-header band with the status line and the seats, digits drawn as strokes, and path data for many
+last turn (`turn_marks`, `badge`, `seat_mark`); for mail (each engine's `mail_drawing`, sprites
+of pbem.games.sprites), digits and letters drawn as strokes, badges, and path data for many
 shapes at once.
 
-A mail drawing is turned into a PNG of about 600 pixels wide for a phone, and must cost little to
-rasterise (see bench/pictures.py). What costs is text (every glyph is a filled outline, and each
-text element has a fixed price) and the number of elements, so these drawings:
+A mail drawing's sprites are rasterised once each, and a new one costs librsvg a fraction of a
+millisecond (see bench/pictures.py); text is what costs most in it (every glyph is a filled
+outline), so these drawings:
 
-- draw numbers 1 to 9 as stroked paths (`digits_path`) rather than text;
+- draw numbers and the seats' letters as stroked paths (`digits_path`, `label_path`), not text;
 - put many shapes of one style into one `<path>` (`circle_d`, `rect_d`, `polygon_d`);
-- keep text to a handful of elements: the status line, one per seat, board labels.
+- keep text to the board's own labels (file letters, cell names), drawn once per board.
 
 Everything is plain SVG 1.1 that any renderer draws the same: no CSS, no `paint-order`, no
 eight-digit colours, no markers. Pure: no I/O, no clock.
@@ -21,32 +21,26 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from pbem.games.base import display_name
-
 __all__ = [
     "FONT",
     "MAIL_WIDTH",
-    "SeatLine",
     "Turn",
+    "after_moves",
     "attr",
     "badge",
     "circle_d",
-    "columns",
     "contrast_ink",
     "digits_path",
     "dot_d",
     "fine",
     "fmt",
-    "header",
     "label_path",
     "mail_badge",
     "marked_turns",
-    "name_limit",
     "number_path",
     "outline",
     "polygon_d",
     "rect_d",
-    "seat_name",
     "svg_open",
     "text",
     "wrap",
@@ -54,7 +48,6 @@ __all__ = [
 
 MAIL_WIDTH = 600  # the drawings' user units across: one unit is one pixel of the picture
 FONT = "DejaVu Sans, Verdana, sans-serif"
-NAME_LIMIT = 16  # longest name in the header, in characters
 INK = "#212529"
 MUTED = "#6c757d"
 
@@ -238,14 +231,6 @@ def wrap(text: str, width: int, lines: int) -> list[str]:
     return out
 
 
-def seat_name(
-    names: Sequence[str] | None, seat: int, fallback: str, limit: int = NAME_LIMIT
-) -> str:
-    """The name a mail drawing shows for `seat`: printable, shortened, else `fallback`."""
-    name = display_name(names, seat, limit)
-    return name if name else fallback
-
-
 def svg_open(width: float, height: float, css_class: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {fmt(width)} {fmt(height)}" '
@@ -254,80 +239,10 @@ def svg_open(width: float, height: float, css_class: str) -> str:
     )
 
 
-@dataclass(frozen=True)
-class SeatLine:
-    """One seat in the header band: its chip (SVG drawn with its centre at the origin), name and
-    score words, and whether it moves next, is the reader or has won."""
-
-    chip: str
-    name: str
-    score: str
-    to_move: bool = False
-    you: bool = False
-    won: bool = False
-
-
-HEADER_STATUS = 34.0  # height of the status line
-SEAT_ROW = 34.0  # height of one row of seats
-
-
-def columns(seats: int) -> int:
-    """Seats per row in the header: one up to two seats, else two (names then get shorter)."""
-    return 1 if seats <= 2 else 2
-
-
-def name_limit(seats: int) -> int:
-    """The longest name the header shows for a game of `seats` players, in characters."""
-    return NAME_LIMIT if columns(seats) == 1 else 12
-
-
 def after_moves(plies: int) -> str:
-    """The header's note on how far the game is: the picture shows the position after that many
-    moves (a turn email asks for the next one, "move 22", under a picture "after move 21")."""
+    """How far the game is, as a board's caption says it: the position after that many moves
+    (a turn asks for the next one, "move 22", under a board "after move 21")."""
     return f"after move {plies}" if plies else "the start"
-
-
-def header(
-    width: float, status: str, status_fill: str, seats: Sequence[SeatLine], note: str = ""
-) -> tuple[list[str], float]:
-    """The band above the board: a status line ("alice to move"), an optional note on its right
-    ("move 12"), and the seats, each with its chip, name and score (one to a row for two players,
-    two to a row for more). Returns the elements and the band's height."""
-    per_row = columns(len(seats))
-    rows = (len(seats) + per_row - 1) // per_row
-    height = HEADER_STATUS + SEAT_ROW * rows + 8
-    out = [
-        f'<rect class="header" x="0" y="0" width="{fmt(width)}" height="{fmt(height)}" '
-        f'fill="#eef0f2"/>',
-        text(12, 26, status, 21, status_fill, bold=True, extra=' class="status"'),
-    ]
-    if note:
-        out.append(text(width - 12, 26, note, 16, MUTED, anchor="end"))
-    column = width / per_row
-    size = 19 if per_row == 1 else 18
-    for i, seat in enumerate(seats):
-        x0 = (i % per_row) * column
-        top = HEADER_STATUS + (i // per_row) * SEAT_ROW
-        if seat.to_move:
-            out.append(
-                f'<rect class="to-move" x="{fmt(x0 + 5)}" y="{fmt(top + 1)}" '
-                f'width="{fmt(column - 10)}" height="{fmt(SEAT_ROW - 2)}" fill="#fff3bf" '
-                f'stroke="#f59f00" stroke-width="2"/>'
-            )
-        out.append(
-            f'<g class="seat" data-seat="{i}" transform="translate({fmt(x0 + 26)} '
-            f'{fmt(top + SEAT_ROW / 2)})">{seat.chip}</g>'
-        )
-        # The name gives way to "(you)" and the star, so the row never runs into the score.
-        suffix = (" (you)" if seat.you else "") + (" ★" if seat.won else "")
-        room = (2 * NAME_LIMIT if per_row == 1 else 16) - len(suffix)
-        name = seat.name if len(seat.name) <= room else seat.name[: room - 1].rstrip() + "…"
-        label = name + suffix
-        out.append(
-            text(x0 + 46, top + 24, label, size, INK, bold=seat.to_move, extra=' class="name"')
-        )
-        out.append(text(x0 + column - 14, top + 24, seat.score, size, INK, bold=True, anchor="end"))
-    return out, height
 
 
 # ---------------------------------------------------------------------------------------------

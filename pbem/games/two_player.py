@@ -13,7 +13,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from pbem.games import drawing as d
 from pbem.games.base import (
     JSON,
     Options,
@@ -32,6 +31,7 @@ from pbem.games.base import (
     score_scaled_weight,
     unroll,
 )
+from pbem.games.sprites import MailDrawing
 
 PLAYERS = "2 players"  # how a guide says who plays
 SEATS = range(2)
@@ -192,6 +192,12 @@ class Drawings(Protocol[S_contra]):
         """The board of a turn or result email."""
         ...
 
+    def mail_drawing(
+        self, state: S_contra, seat: int | None = None, names: Names = None, last_turn: bool = True
+    ) -> MailDrawing:
+        """The same board as sprites."""
+        ...
+
 
 class TwoPlayerGame(Generic[S]):
     """A two-player engine for the registry. A subclass, defined in the engine's package, names
@@ -228,6 +234,15 @@ class TwoPlayerGame(Generic[S]):
     ) -> str:
         return self.drawings.render_mail_svg(self._ours(state), seat, names, last_turn)
 
+    def mail_drawing(
+        self, state: State, seat: int | None = None, names: Names = None, last_turn: bool = True
+    ) -> MailDrawing:
+        return self.drawings.mail_drawing(self._ours(state), seat, names, last_turn)
+
+    def mail_side(self, seat: int | None) -> int | None:
+        """One drawing for every seat, unless the engine turns the board for its reader."""
+        return None
+
     def board_assets(self, state: State, seat: int, names: Names = None) -> JSON:
         """The board needs no drawings beyond the SVG."""
         self._ours(state)
@@ -253,27 +268,3 @@ def seat_word(
 def colour_words(sentence: str, colours: Sequence[str]) -> str:
     """A sentence of `describe` with the seats called by their colours, for a rules page."""
     return fill_names(sentence, [colour.capitalize() for colour in colours])
-
-
-def mail_names(names: Names, colours: Sequence[str]) -> list[str]:
-    """The seats as a mail drawing's header calls them: names cut to fit, else colour words."""
-    limit = d.name_limit(2)
-    return [d.seat_name(names, s, colours[s].capitalize(), limit) for s in SEATS]
-
-
-def mail_seats(
-    state: State, seat: int | None, who: Sequence[str], chips: Sequence[str], scores: Sequence[str]
-) -> list[d.SeatLine]:
-    """Both seats' lines in a mail drawing's header, for the reader `seat`."""
-    outcome = state.outcome
-    return [
-        d.SeatLine(
-            chip=chips[s],
-            name=who[s],
-            score=scores[s],
-            to_move=outcome is None and state.to_move == s,
-            you=seat == s,
-            won=outcome is not None and s in outcome.winners,
-        )
-        for s in SEATS
-    ]

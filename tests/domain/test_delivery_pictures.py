@@ -16,10 +16,11 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from pbem import pictures
+from pbem import games, pictures
 from pbem.domain import board_pictures, delivery, views
 from pbem.domain import sweep as sweeping
 from pbem.extensions import db, settings
+from pbem.games.sprites import MailDrawing, Sprite
 from pbem.models import PENDING, SENT, Game, OutboxMessage, Picture, utcnow
 from tests.conftest import make_app
 from tests.domain.flow import mails, start
@@ -89,7 +90,8 @@ def test_a_moves_turn_email_arrives_with_its_board_drawn_in_process(
     state = views.load_state(game)
     assert state is not None
     play(game, state.legal_moves()[0])
-    turn = [m for m in mails(kind="turn") if m.picture == f"{game.id}/1/{game.to_move}"]
+    # GORami draws one board for both seats: the key names every side.
+    turn = [m for m in mails(kind="turn") if m.picture == f"{game.id}/1/all"]
     (row,) = turn
     assert row.status == SENT
     assert _has_board(_sent_message(tmp_path, row))
@@ -139,10 +141,10 @@ def test_a_picture_is_drawn_from_the_readers_seat_at_the_emails_ply(picture_app:
     db.session.expire_all()
     game = db.session.get(Game, game.id)
     assert game is not None and game.ply == 2
-    seat = int(key.split("/")[2])
+    assert key.split("/")[2] == "all"  # GORami draws one board for both seats
     at_ply = views.position_after(game, 1)
     assert at_ply is not None
-    expected = pictures.board_png(game.engine, at_ply, seat, views.names(game))
+    expected = pictures.board_png(game.engine, at_ply, None, views.names(game))
     assert db.session.get(Picture, key).png == expected  # type: ignore[union-attr]
 
 
@@ -152,7 +154,10 @@ def test_a_picture_that_cannot_be_drawn_lets_its_email_go_without_it(
     game = _game()
     row_id = _move(game)
     # The engine's drawing is one librsvg refuses: the renderer's own error.
-    monkeypatch.setattr(pictures, "board_svg", lambda *args, **kwargs: "<svg><unclosed")
+    broken = MailDrawing(
+        600, 100, "#ffffff", ((Sprite("<unclosed", 0, 0, 9, 9), 0, 0, ""),), "x", "x"
+    )
+    monkeypatch.setattr(games.get("gorami"), "mail_drawing", lambda *args, **kwargs: broken)
     tasks.render_pictures.run([_request(row_id)])
     row = _row(row_id)
     assert row.status == SENT and row.without_picture is True
@@ -287,8 +292,11 @@ def test_a_resignation_at_the_ply_of_a_turn_email_gets_a_picture_of_the_game_ove
     resigner = game.seats[game.to_move]
     endings.resign(settings(), resigner)
     results = mails(kind="result")
+    # Both players' results show the same drawing (GORami's board has no side): one picture.
+    assert len(results) == 2 and len({row.picture for row in results}) == 1
     assert {row.picture for row in results} == {
-        board_pictures.picture_key(game.id, game.ply, seat.seat, over=True) for seat in game.seats
+        board_pictures.picture_key(game.id, game.engine, game.ply, seat.seat, over=True)
+        for seat in game.seats
     }
     tasks.render_pictures.run([_request(row.id) for row in results])
     turn_alt = db.session.get(Picture, turn_key).alt  # type: ignore[union-attr]

@@ -1,20 +1,19 @@
-"""GORami's board for a turn email (`render_mail_svg`), as a phone shows it; pbem.pictures makes
-the PNG, so it is drawn to cost little (see pbem.games.drawing)."""
+"""GORami's board for a turn email (`mail_drawing`, `render_mail_svg`), as a phone shows it:
+sprites (pbem.games.sprites) that pbem.pictures rasterises once and pastes."""
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from pbem.games import drawing as d
-from pbem.games.base import ending_words
-from pbem.games.gorami.board import Board, Cell
+from pbem.games.gorami.board import Board, Cell, board
 from pbem.games.gorami.look import (
     CELL_FILL,
     CELL_STROKE,
     DISC_FILL,
     DISC_STROKE,
     DISC_TEXT,
-    INK,
     MARKS,
     TURN_EDGE,
     Marked,
@@ -26,18 +25,21 @@ from pbem.games.gorami.look import (
     marked,
     stripe_end,
 )
-from pbem.games.gorami.rules import COLOURS, GoramiState
-from pbem.games.two_player import Names, mail_names, mail_seats
+from pbem.games.gorami.rules import GoramiState
+from pbem.games.sprites import MailDrawing, Sprite, box_around
+from pbem.games.two_player import Names
 
 M_EDGE_MAX = 124.0  # triangle side in the mail drawing, at most
 M_SIDE = 64.0  # room left and right of the board for the rows' fish
 M_ABOVE = 44.0  # room above and below for the diagonal stripes' fish
+M_TOP = 4.0
 M_INTERIOR = "#e1e7c6"
+M_BACKGROUND = "#fffdf7"
 
 
 class _Grid:
-    """Maps grid coordinates to the drawing: the board centred under the header, as large as
-    fits between room for the fish."""
+    """Maps grid coordinates to the drawing: the board centred, as large as fits between room
+    for the fish."""
 
     def __init__(self, geo: Board, width: float, top: float) -> None:
         self.min_x, max_x = across(geo)
@@ -46,7 +48,7 @@ class _Grid:
         self.rise = self.edge * math.sqrt(3) / 2
         self.left = (width - span / 2 * self.edge) / 2
         self.top = top + M_ABOVE
-        self.height = self.top + len(geo.rows) * self.rise + M_ABOVE
+        self.height = math.ceil(self.top + len(geo.rows) * self.rise + M_ABOVE)
         self.radius = self.rise / 3 * 0.78  # of a disc
 
     def at(self, x: float, y: float) -> tuple[float, float]:
@@ -59,6 +61,11 @@ class _Grid:
         return [self.at(*v) for v in cell.vertices]
 
 
+@lru_cache(maxsize=8)
+def _grid(size: int) -> _Grid:
+    return _Grid(board(size), d.MAIL_WIDTH, M_TOP)
+
+
 def _mail_fish(x: float, y: float) -> str:
     """Path data for a fish facing right, centred at (x, y)."""
     return f"M{d.fmt(x - 9)} {d.fmt(y)} a12 8 0 1 0 24 0 a12 8 0 1 0 -24 0Z " + d.polygon_d(
@@ -69,61 +76,51 @@ def _mail_fish(x: float, y: float) -> str:
 def render_mail_svg(
     state: GoramiState, seat: int | None = None, names: Names = None, last_turn: bool = True
 ) -> str:
-    """The board for a turn email: names, colours and fish above; the board with every disc,
-    cell names, the interior shaded and a fish per stripe in the colour of the seat winning it;
-    and, when `last_turn`, the moves the page marks (`look.marked`) in their movers' colours:
-    the cell outlined with the mover's letter, the discs it turned ringed (`class="last-move"`).
-    Drawn to cost little as a PNG: no hands, hover titles or legend."""
+    """`mail_drawing` as one SVG document."""
+    return mail_drawing(state, seat, names, last_turn).svg()
+
+
+def mail_drawing(
+    state: GoramiState, seat: int | None = None, names: Names = None, last_turn: bool = True
+) -> MailDrawing:
+    """The board for a turn or result email: every disc, cell names, the interior shaded and a
+    fish per stripe in the colour of the seat winning it; and, when `last_turn`, each seat's
+    latest move (`look.marked` for a spectator) in its mover's colour: the cell outlined with
+    the mover's letter, the discs it turned ringed (`class="last-move"`). The same for every
+    reader (GORami's board has no side): who is who, the scores and what happens next are the
+    email's words, so neither `seat` nor `names` changes it. Sprites: the board, each disc,
+    each mark, each fish."""
+    del seat, names
     geo = state.board
-    width = float(d.MAIL_WIDTH)
-    who = mail_names(names, COLOURS)
-    status, status_fill = _status(state, who)
-    chips = [
-        disc_shape(0, 0, 12, s, disc_paint(s))
-        + f'<path d="{d.label_path(MARKS[s], 0, 0, 10)}" fill="none" '
-        f'stroke="{DISC_TEXT[s]}" stroke-width="1.8" stroke-linecap="round"/>'
-        for s in range(2)
-    ]
-    scores = [f"{fish} fish" for fish in state.fish()]
-    seats = mail_seats(state, seat, who, chips, scores)
-    band, top = d.header(width, status, status_fill, seats, d.after_moves(len(state.history)))
-    grid = _Grid(geo, width, top)
-    out = [
-        d.svg_open(width, grid.height, "gorami"),
-        f'<rect width="{d.fmt(width)}" height="{d.fmt(grid.height)}" fill="#fffdf7"/>',
-    ]
-    out.extend(band)
-    out.extend(_cells(state, grid))
-    for move in marked(state, seat) if last_turn else []:
-        out.extend(_turn(geo, grid, move))
-    out.extend(_fish(state, grid))
-    out.append("</svg>")
-    return "".join(out)
+    grid = _grid(geo.size)
+    sprites = [_board(geo.size)]
+    for cell in geo.cells:
+        disc = state.disc(cell.name)
+        if disc is not None:
+            sprites.append(_disc(geo.size, cell.index, *disc))
+    for move in marked(state, None) if last_turn else []:
+        sprites.extend(_turn(geo, move))
+    sprites.extend(_fish(state))
+    return MailDrawing(
+        d.MAIL_WIDTH,
+        grid.height,
+        M_BACKGROUND,
+        tuple((sprite, 0, 0, "") for sprite in sprites),
+        "gorami",
+        f"gorami-{geo.size}",
+    )
 
 
-def _status(state: GoramiState, who: list[str]) -> tuple[str, str]:
-    """The header's status line and its colour."""
-    outcome = state.outcome
-    if outcome is None:
-        assert state.to_move is not None
-        return f"{who[state.to_move]} to move", INK[state.to_move]
-    if outcome.said is not None:
-        winner = outcome.winners[0] if len(outcome.winners) == 1 else None
-        return ending_words(outcome, who) or "", d.INK if winner is None else INK[winner]
-    if not outcome.winners:
-        return "Game over: a draw", d.INK
-    win = outcome.winners[0]
-    how = " on the interior" if outcome.details.get("tiebreak") == "interior" else ""
-    return f"{who[win]} wins{how}", INK[win]
-
-
-def _cells(state: GoramiState, grid: _Grid) -> list[str]:
-    """The cells (the interior shaded) as two paths, then each cell's name and disc."""
-    geo = state.board
+@lru_cache(maxsize=8)
+def _board(size: int) -> Sprite:
+    """The whole drawing's ground, the cells (the interior shaded) and their names."""
+    geo = board(size)
+    grid = _grid(size)
     inside = geo.interior_mask
     plain = [d.polygon_d(grid.corners(c)) for c in geo.cells if not inside >> c.index & 1]
     inner = [d.polygon_d(grid.corners(c)) for c in geo.cells if inside >> c.index & 1]
     out = [
+        f'<rect width="{d.MAIL_WIDTH}" height="{grid.height}" fill="{M_BACKGROUND}"/>',
         f'<path d="{" ".join(plain)}" fill="{CELL_FILL}" stroke="{CELL_STROKE}" '
         f'stroke-width="1.5" stroke-linejoin="round"/>',
         f'<path class="interior" d="{" ".join(inner)}" fill="{M_INTERIOR}" '
@@ -135,71 +132,98 @@ def _cells(state: GoramiState, grid: _Grid) -> list[str]:
         # The cell's name sits in the wide part of the triangle, clear of the disc.
         ly = cy - 0.42 * rise + 5 if cell.up else cy + 0.42 * rise + 2
         out.append(d.text(cx, ly, cell.name, 13, "#6b5d45", anchor="middle"))
-        disc = state.disc(cell.name)
-        if disc is None:
-            continue
-        number, owner = disc
-        out.append(
-            f'<g class="disc" data-cell="{cell.name}" data-number="{number}" '
-            f'data-seat="{owner}">'
-            + disc_shape(cx, cy, grid.radius, owner, disc_paint(owner))
-            + d.text(cx, cy + 9, str(number), 25, DISC_TEXT[owner], bold=True, anchor="middle")
-            + "</g>"
-        )
-    return out
+    return Sprite("".join(out), 0, 0, d.MAIL_WIDTH, grid.height)
 
 
-def _turn(geo: Board, grid: _Grid, move: Marked) -> list[str]:
-    """A marked move in its mover's colour: the cell outlined, the discs it turned ringed, and a
+@lru_cache(maxsize=512)
+def _disc(size: int, index: int, number: int, owner: int) -> Sprite:
+    """A disc on its cell: the owner's shape and colour, its number."""
+    geo = board(size)
+    grid = _grid(size)
+    cell = geo.cells[index]
+    cx, cy = grid.centre(cell)
+    r = grid.radius
+    svg = (
+        f'<g class="disc" data-cell="{cell.name}" data-number="{number}" data-seat="{owner}">'
+        + disc_shape(cx, cy, r, owner, disc_paint(owner))
+        + d.text(cx, cy + 9, str(number), 25, DISC_TEXT[owner], bold=True, anchor="middle")
+        + "</g>"
+    )
+    return box_around(svg, cx - r, cy - r, cx + r, cy + r, 3)
+
+
+def _turn(geo: Board, move: Marked) -> list[Sprite]:
+    """A marked move in its mover's colour: the discs it turned ringed, the cell outlined, and a
     badge of the mover's letter towards the right corner of the cell's base."""
     turn, notation, _, captured = move
-    s = turn.seat
-    out = []
-    for name in captured:
-        if name in geo.by_name:
-            cx, cy = grid.centre(geo.cells[geo.by_name[name]])
-            ring = d.circle_d(cx, cy, grid.radius + 5)
-            out.append(
-                f'<path class="last-move captured" data-cell="{name}" data-seat="{s}" '
-                f'd="{ring}" fill="none" stroke="{TURN_EDGE[s]}" stroke-width="6" '
-                f'stroke-dasharray="6 4"/><path d="{ring}" fill="none" '
-                f'stroke="{DISC_FILL[s]}" stroke-width="3" stroke-dasharray="6 4"/>'
-            )
+    out = [
+        _ring(geo.size, geo.by_name[name], turn.seat) for name in captured if name in geo.by_name
+    ]
     placed = notation[1:]
     if placed in geo.by_name:
-        cell = geo.cells[geo.by_name[placed]]
-        corners = grid.corners(cell)
-        shape = d.polygon_d(corners)
-        bx, by = badge_spot(cell, corners, grid.centre(cell), 0.62)
-        out.append(
-            f'<path class="last-move placed" data-cell="{placed}" data-seat="{s}" '
-            f'd="{shape}" fill="none" stroke="{TURN_EDGE[s]}" stroke-width="8" '
-            f'stroke-linejoin="round"/><path d="{shape}" fill="none" '
-            f'stroke="{DISC_FILL[s]}" stroke-width="4.5" stroke-linejoin="round"/>'
-            + d.mail_badge(bx, by, MARKS[s], DISC_FILL[s], TURN_EDGE[s], 10)
-        )
+        out.append(_placed(geo.size, geo.by_name[placed], turn.seat))
     return out
 
 
-def _fish(state: GoramiState, grid: _Grid) -> list[str]:
-    """A fish past the end of each stripe, in the colour of the seat that wins it (grey: tied),
-    one path per colour."""
-    geo = state.board
-    exit_ = grid.rise / 3 * 2 / math.sqrt(3)
-    shoals: dict[int | None, list[str]] = {}
-    for stripe, (ys, bs) in zip(geo.stripes, state.stripe_sums(), strict=True):
-        end, dx, dy = stripe_end(geo, stripe)
-        cx, cy = grid.centre(end)
-        winner = 0 if ys > bs else 1 if bs > ys else None
-        shoals.setdefault(winner, []).append(
-            _mail_fish(cx + dx * (exit_ + 22), cy + dy * (exit_ + 22))
-        )
+@lru_cache(maxsize=512)
+def _ring(size: int, index: int, s: int) -> Sprite:
+    geo = board(size)
+    grid = _grid(size)
+    cell = geo.cells[index]
+    cx, cy = grid.centre(cell)
+    r = grid.radius + 5
+    ring = d.circle_d(cx, cy, r)
+    svg = (
+        f'<path class="last-move captured" data-cell="{cell.name}" data-seat="{s}" '
+        f'd="{ring}" fill="none" stroke="{TURN_EDGE[s]}" stroke-width="6" '
+        f'stroke-dasharray="6 4"/><path d="{ring}" fill="none" '
+        f'stroke="{DISC_FILL[s]}" stroke-width="3" stroke-dasharray="6 4"/>'
+    )
+    return box_around(svg, cx - r, cy - r, cx + r, cy + r, 4)
+
+
+@lru_cache(maxsize=512)
+def _placed(size: int, index: int, s: int) -> Sprite:
+    geo = board(size)
+    grid = _grid(size)
+    cell = geo.cells[index]
+    corners = grid.corners(cell)
+    shape = d.polygon_d(corners)
+    bx, by = badge_spot(cell, corners, grid.centre(cell), 0.62)
+    svg = (
+        f'<path class="last-move placed" data-cell="{cell.name}" data-seat="{s}" '
+        f'd="{shape}" fill="none" stroke="{TURN_EDGE[s]}" stroke-width="8" '
+        f'stroke-linejoin="round"/><path d="{shape}" fill="none" '
+        f'stroke="{DISC_FILL[s]}" stroke-width="4.5" stroke-linejoin="round"/>'
+        + d.mail_badge(bx, by, MARKS[s], DISC_FILL[s], TURN_EDGE[s], 10)
+    )
+    xs = [x for x, _ in corners] + [bx - 12, bx + 12]
+    ys = [y for _, y in corners] + [by - 10, by + 10]
+    # The mitred corners of an 8-unit stroke reach well past the triangle's own.
+    return box_around(svg, min(xs), min(ys), max(xs), max(ys), 9)
+
+
+def _fish(state: GoramiState) -> list[Sprite]:
+    """A fish past the end of each stripe, in the colour of the seat that wins it (grey: tied)."""
     out = []
-    for winner, shapes in shoals.items():
-        fill = "none" if winner is None else DISC_FILL[winner]
-        stroke = "#9a9a9a" if winner is None else DISC_STROKE[winner]
-        out.append(
-            f'<path class="fish" d="{" ".join(shapes)}" fill="{fill}" stroke="{stroke}" '
-            f'stroke-width="1.8" stroke-linejoin="round"/>'
-        )
+    for index, (ys, bs) in enumerate(state.stripe_sums()):
+        winner = 0 if ys > bs else 1 if bs > ys else None
+        out.append(_one_fish(state.board.size, index, winner))
     return out
+
+
+@lru_cache(maxsize=512)
+def _one_fish(size: int, stripe_index: int, winner: int | None) -> Sprite:
+    geo = board(size)
+    grid = _grid(size)
+    exit_ = grid.rise / 3 * 2 / math.sqrt(3)
+    end, dx, dy = stripe_end(geo, geo.stripes[stripe_index])
+    cx, cy = grid.centre(end)
+    x, y = cx + dx * (exit_ + 22), cy + dy * (exit_ + 22)
+    fill = "none" if winner is None else DISC_FILL[winner]
+    stroke = "#9a9a9a" if winner is None else DISC_STROKE[winner]
+    svg = (
+        f'<path class="fish" d="{_mail_fish(x, y)}" fill="{fill}" stroke="{stroke}" '
+        f'stroke-width="1.8" stroke-linejoin="round"/>'
+    )
+    return box_around(svg, x - 18, y - 9, x + 15, y + 9, 3)

@@ -4,7 +4,7 @@ terminal's text board (`text`); what they share is in `look`."""
 from __future__ import annotations
 
 from pbem.games.gorami.look import DISC_FILL, DISC_STROKE, DISC_TEXT, INK, MARKS, TURN_EDGE
-from pbem.games.gorami.mail import render_mail_svg
+from pbem.games.gorami.mail import mail_drawing, render_mail_svg
 from pbem.games.gorami.page import render_svg
 from pbem.games.gorami.text import render_text
 
@@ -15,6 +15,7 @@ __all__ = [
     "INK",
     "MARKS",
     "TURN_EDGE",
+    "mail_drawing",
     "render_mail_svg",
     "render_svg",
     "render_text",

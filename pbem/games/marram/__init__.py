@@ -23,6 +23,7 @@ from typing import Any
 from pbem.games import base
 from pbem.games.base import OptionValue
 from pbem.games.marram.rules import LENGTHS, VARIANTS, MarramState, make_setup
+from pbem.games.sprites import MailDrawing
 
 __all__ = ["GAME", "MarramGame", "MarramState"]
 
@@ -77,9 +78,25 @@ class MarramGame:
         names: Sequence[str] | None = None,
         last_turn: bool = True,
     ) -> str:
+        return self.mail_drawing(state, seat, names, last_turn).svg()
+
+    def mail_drawing(
+        self,
+        state: base.State,
+        seat: int | None = None,
+        names: Sequence[str] | None = None,
+        last_turn: bool = True,
+    ) -> MailDrawing:
+        """The board as every reader sees it (a spectator's view: Marram's board has no side
+        and hides nothing), so neither `seat` nor `names` changes it."""
         from pbem.games.marram import render
 
-        return render.render_mail_svg(state.view(seat), names, last_turn)
+        del seat, names
+        return render.mail_drawing(state.view(None), last_turn)
+
+    def mail_side(self, seat: int | None) -> int | None:
+        """North is up for everyone: one drawing for every seat."""
+        return None
 
     def board_assets(
         self, state: base.State, seat: int, names: Sequence[str] | None = None

@@ -1,9 +1,11 @@
-"""Marram's board as a turn email shows it on a phone (pbem.pictures makes the PNG)."""
+"""Marram's board as a turn email shows it on a phone: sprites (pbem.games.sprites) that
+pbem.pictures rasterises once and pastes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from pbem.games import drawing as d
@@ -30,17 +32,24 @@ from pbem.games.marram.palette import (
     SPECIES,
     TERRAIN,
     seat_colour,
-    seat_ink,
     seat_outline,
 )
 from pbem.games.marram.pieces import mail_piece, mail_saddle
-from pbem.games.marram.seats import dropped, player_names, seat_letter, settled_words
-from pbem.games.marram.turns import marked_turns, placed_actions, turn_label
+from pbem.games.marram.turns import (
+    action_positions,
+    marked_turns,
+    placed_actions,
+    turn_label,
+)
+from pbem.games.sprites import MailDrawing, Placed, Sprite, box_around
 
-M_TILE_MAX = 64.0  # a tile's side in the mail drawing, at most
-M_BOARD_H = 600.0  # the board's height in the mail drawing, at most
-M_AXIS = 20.0  # room for the coordinates above and left of the board
-M_MARGIN = 8.0
+# A tile's side in the mail drawing: the largest of these that fits. A few sizes, so a worker
+# soon has every tile drawn at each (pbem.sprite_pictures), and whole pixels.
+M_TILE_SIZES = (96, 80, 64, 56, 48, 42, 36, 32, 28, 24, 21, 18, 16, 14, 12, 10, 8)
+M_MIN_HEIGHT = 200  # a board of a tile or two still makes a picture, not a strip
+M_BOARD_H = 600  # the board's height in the mail drawing, at most
+M_AXIS = 20  # room for the coordinates above and left of the board
+M_MARGIN = 8
 M_GRID = "#a99c7c"
 M_LINE = 0.6  # half the width of the grid's lines
 
@@ -60,74 +69,41 @@ class _Layers:
     coins: dict[str, list[str]] = field(default_factory=lambda: {"gold": [], "silver": []})
     flowers: list[str] = field(default_factory=list)
     prey: dict[str, list[str]] = field(default_factory=lambda: {"fly": [], "frog": []})
-    tokens: list[str] = field(default_factory=list)
 
 
-def _mail_chip(seat: int) -> str:
-    """A seat's boot in the mail header, its letter drawn on the leg as strokes."""
-    letter = d.label_path(seat_letter(seat), -2.5 * 24 / 22, -1.5, 7.5)
-    return boot_glyph(0, 0, seat, size=24, mark=False) + (
-        f'<path d="{letter}" fill="none" stroke="{seat_ink(seat)}" stroke-width="1.5" '
+@lru_cache(maxsize=1024)
+def _column_label(x: int, size: int) -> Sprite:
+    """Column `x`'s coordinate over a column `size` wide, drawn as strokes (text is dear); the
+    origin is the column's top-left corner."""
+    return _label(d.number_path(x, size / 2, -10, 10), size / 2 - 24, -18, size / 2 + 24, -2)
+
+
+@lru_cache(maxsize=1024)
+def _row_label(y: int, size: int) -> Sprite:
+    """Row `y`'s coordinate left of a row `size` high; the origin is the row's top-left."""
+    path = d.number_path(y, -6, size / 2, 10, anchor="end")
+    return _label(path, -40, size / 2 - 8, -2, size / 2 + 8)
+
+
+def _label(path: str, x0: float, y0: float, x1: float, y1: float) -> Sprite:
+    svg = (
+        f'<path class="axes" d="{path}" fill="none" stroke="#6c757d" stroke-width="1.5" '
         f'stroke-linecap="round" stroke-linejoin="round"/>'
     )
+    return box_around(svg, x0, y0, x1, y1)
 
 
-def _status(view: Mapping[str, Any], shown: Sequence[str]) -> str:
-    outcome, to_move = view.get("outcome"), view.get("to_move")
-    if isinstance(outcome, Mapping):
-        settled = settled_words(outcome, shown)
-        if settled is not None:
-            return settled
-        winners = sorted({int(w) for w in outcome.get("winners") or []})
-        if not winners:
-            return "Game over: no winner"
-        return "Game over: " + " and ".join(shown[w] for w in winners) + " won"
-    if isinstance(to_move, int):
-        n = int(view.get("actions_left") or 0)
-        return f"{shown[to_move]} to move, {n} action{'s' if n != 1 else ''}"
-    return ""
-
-
-def _header(view: Mapping[str, Any], names: Sequence[str], width: float) -> tuple[list[str], float]:
-    """The band above the board: the status line and each seat's boot, name and score."""
-    limit = d.name_limit(len(names))
-    shown = [n if len(n) <= limit else n[: limit - 1] + "…" for n in names]
-    outcome, to_move = view.get("outcome"), view.get("to_move")
-    scores = list(view.get("scores") or [0] * len(names))
-    left = dropped(view)
-    won = {int(w) for w in outcome.get("winners") or []} if isinstance(outcome, Mapping) else set()
-    lines = [
-        d.SeatLine(
-            chip=_mail_chip(seat),
-            name=shown[seat] + (" (left)" if seat in left else ""),
-            score=str(scores[seat] if seat < len(scores) else 0),
-            to_move=not outcome and seat == to_move,
-            you=view.get("seat") == seat,
-            won=seat in won,
-        )
-        for seat in range(len(names))
-    ]
-    plies = len(view.get("history") or [])
-    return d.header(width, _status(view, shown), "#212529", lines, d.after_moves(plies))
-
-
-def _axes(grid: Grid) -> str:
-    """The coordinates, drawn as strokes in one path (text is dear): every column and row, or
-    every other when tiles are small."""
-    step = 1 if grid.size >= 26 else 2
-    labels = [
-        d.number_path(x, grid.x0 + (x - grid.min_x + 0.5) * grid.size, grid.y0 - 10, 10)
-        for x in range(grid.min_x, grid.max_x + 1, step)
-    ] + [
-        d.number_path(
-            y, grid.x0 - 6, grid.y0 + (grid.max_y - y + 0.5) * grid.size, 10, anchor="end"
-        )
-        for y in range(grid.max_y, grid.min_y - 1, -step)
-    ]
-    return (
-        f'<path class="axes" d="{" ".join(labels)}" fill="none" stroke="#6c757d" '
-        f'stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round"/>'
-    )
+def _axes(grid: Grid, size: int) -> list[Placed]:
+    """The coordinates: every column and row, or every other when tiles are small."""
+    step = 1 if size >= 26 else 2
+    out: list[Placed] = []
+    for x in range(grid.min_x, grid.max_x + 1, step):
+        ox, oy = grid.origin(x, grid.max_y)
+        out.append((_column_label(x, size), int(ox), int(oy), ""))
+    for y in range(grid.max_y, grid.min_y - 1, -step):
+        ox, oy = grid.origin(grid.min_x, y)
+        out.append((_row_label(y, size), int(ox), int(oy), ""))
+    return out
 
 
 def _ground(layers: _Layers, q: str, rotation: int, ox: float, oy: float, tile: float) -> None:
@@ -169,36 +145,27 @@ def _creatures(
     return carried
 
 
-def _gather(layers: _Layers, view: Mapping[str, Any], laid: Mapping[str, Any], grid: Grid) -> None:
-    """Gathers one laid tile's shapes, in board coordinates."""
-    ox, oy = grid.origin(int(laid["x"]), int(laid["y"]))
+def _gather(
+    layers: _Layers, variant: object, f: Mapping[str, Any], laid: Mapping[str, Any], size: int
+) -> None:
+    """Gathers one laid tile's ground, creatures, dots and prey in the tile's own coordinates
+    (its tokens are sprites of their own, `_tokens`)."""
     rotation = int(laid.get("rotation") or 0)
-    f = laid_face(view, laid)
-    k = grid.size / T
+    k = size / T
     dot = max(2.2, 5.5 * k)
-    _ground(layers, str(f.get("q", "gggg")), rotation, ox, oy, grid.size)
-    carried = _creatures(layers, f, laid, ox, oy, k)
+    _ground(layers, str(f.get("q", "gggg")), rotation, 0, 0, size)
+    carried = _creatures(layers, f, laid, 0, 0, k)
     for quad, items in decorations(f, rotation).items():
         for (cx, cy), item in zip(deco_slots(quad), items, strict=False):
-            shape = d.dot_d(ox + cx * k, oy + cy * k, dot)
+            shape = d.dot_d(cx * k, cy * k, dot)
             (layers.flowers if item == "flower" else layers.coins.setdefault(item, [])).append(
                 shape
             )
-    if view.get("variant") == "animals":
+    if variant == "animals":
         for spoke, animal in board_prey(f, rotation, carried):
             if animal in layers.prey:
                 px, py = spoke_point(spoke, 13)
-                layers.prey[animal].append(d.dot_d(ox + px * k, oy + py * k, dot + 0.8))
-    tokens = [token for token in laid.get("tokens") or [] if isinstance(token, Mapping)]
-    for kind, _, seat, tx, ty in placed_tokens(tokens, TOKEN_GLYPH, one_queue=True):
-        x, y = ox + tx * k, oy + ty * k
-        if kind == "bet":
-            glyph = bet_mark(x, y, seat, max(12.0, 16.0 * k * 1.2))
-        elif kind == "fork":
-            glyph = fork_glyph(x, y, seat, max(13.0, 22.0 * k * 1.2), mark=False)
-        else:
-            glyph = boot_glyph(x, y, seat, max(13.0, 22.0 * k * 1.2), mark=False)
-        layers.tokens.append(glyph)
+                layers.prey[animal].append(d.dot_d(px * k, py * k, dot + 0.8))
 
 
 def _creature_paths(layers: _Layers, k: float) -> list[str]:
@@ -250,65 +217,141 @@ def _paint(layers: _Layers, k: float) -> list[str]:
     for shapes, fill, css in looks:
         if shapes:
             out.append(f'<path class="{css}" d="{" ".join(shapes)}" fill="{fill}"/>')
-    return out + layers.tokens
-
-
-def _mail_marks(view: Mapping[str, Any], laid: set[tuple[int, int]], grid: Grid) -> list[str]:
-    """The page's last-turn marks, for mail: each tile a marked turn laid or flipped outlined in
-    the seat's colour (`class="last-move"`) with a badge of its letter and the action's number,
-    drawn as strokes."""
-    out: list[str] = []
-    slots: dict[tuple[int, int], int] = {}
-    tile = grid.size
-    for turn in marked_turns(view):
-        seat = turn.seat
-        for index, pos, slot in placed_actions(view, turn, laid, slots):
-            ox, oy = grid.origin(*pos)
-            inset = 2.0 + 4.0 * slot
-            side = tile - 2 * inset
-            label = turn_label(turn, index)
-            box = d.rect_d(ox + inset, oy + inset, side, side)
-            bx, by = (ox + tile - 13, oy + 9) if slot % 2 == 0 else (ox + 13, oy + tile - 9)
-            out.append(
-                f'<path class="last-move" data-pos="{pos[0]},{pos[1]}" data-seat="{seat}" '
-                f'data-label="{label}" d="{box}" fill="none" stroke="{seat_outline(seat)}" '
-                f'stroke-width="4.5"/><path d="{box}" fill="none" '
-                f'stroke="{seat_colour(seat)}" stroke-width="2.5"/>'
-                + d.mail_badge(bx, by, label, seat_colour(seat), seat_outline(seat), 8)
-            )
     return out
 
 
-def render_mail_svg(
-    view: Mapping[str, Any], names: Sequence[str] | None = None, last_turn: bool = True
-) -> str:
-    """The board of `view` for a turn email: the seats' names, boots and scores above; every laid
-    tile with its terrain, creatures, coins, flowers, prey and tokens; the coordinates moves are
-    typed in; and, when `last_turn`, the tiles laid or flipped in each other seat's last turn
-    (and the reader's own when nobody has moved since) outlined in the seat's colour
-    (`class="last-move"`) with a badge of its letter and the action's number. Drawn to cost
-    little as a PNG: no hand, frontier, tile numbers, textures, hover titles, log or key."""
-    width = float(d.MAIL_WIDTH)
-    band, top = _header(view, player_names(view, names), width)
+def _mail_marks(
+    view: Mapping[str, Any], laid: set[tuple[int, int]], grid: Grid, size: int
+) -> list[Placed]:
+    """The page's last-turn marks, for mail: each tile a marked turn laid or flipped outlined in
+    the seat's colour (`class="last-move"`) with a badge of its letter and the action's number,
+    drawn as strokes."""
+    out: list[Placed] = []
+    slots: dict[tuple[int, int], int] = {}
+    positions = action_positions(view)
+    for turn in marked_turns(view):
+        for index, pos, slot in placed_actions(positions, turn, laid, slots):
+            ox, oy = grid.origin(*pos)
+            label = turn_label(turn, index)
+            attrs = (
+                f'class="last-move" data-pos="{pos[0]},{pos[1]}" data-seat="{turn.seat}" '
+                f'data-label="{label}"'
+            )
+            out.append((_mark(size, slot, label, turn.seat), int(ox), int(oy), attrs))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _mark(size: int, slot: int, label: str, seat: int) -> Sprite:
+    """One action's outline and badge on a tile `size` wide, its `slot`-th mark inset further."""
+    inset = 2.0 + 4.0 * slot
+    side = size - 2 * inset
+    box = d.rect_d(inset, inset, side, side)
+    bx, by = (size - 13, 9) if slot % 2 == 0 else (13, size - 9)
+    svg = (
+        f'<path d="{box}" fill="none" stroke="{seat_outline(seat)}" '
+        f'stroke-width="4.5"/><path d="{box}" fill="none" '
+        f'stroke="{seat_colour(seat)}" stroke-width="2.5"/>'
+        + d.mail_badge(bx, by, label, seat_colour(seat), seat_outline(seat), 8)
+    )
+    half = 8 * (0.82 * len(label) + 0.9) / 2
+    return box_around(
+        svg,
+        min(inset, bx - half) - 2.5,
+        min(inset, by - 7) - 2.5,
+        max(size - inset, bx + half) + 2.5,
+        max(size - inset, by + 7) + 2.5,
+    )
+
+
+# Tiles drawn so far, by what they show: building a tile's SVG costs more than pasting it.
+_TILES: dict[tuple[object, ...], Sprite] = {}
+_TILES_KEPT = 4096
+
+
+def _tile(view: Mapping[str, Any], laid: Mapping[str, Any], size: int) -> Sprite:
+    """A laid tile without its tokens, `size` units square and opaque: its frame (the grid's
+    line), terrain, creatures, coins, flowers and prey. Tokens are sprites of their own, so
+    a tile's sprite is one of its faces in one of four rotations at each size."""
+    face = laid_face(view, laid)
+    variant = view.get("variant")
+    key = (
+        variant,
+        size,
+        int(laid.get("rotation") or 0),
+        tuple(str(s) for s in laid.get("removed") or []),
+        repr(face),
+    )
+    sprite = _TILES.get(key)
+    if sprite is None:
+        layers = _Layers()
+        _gather(layers, variant, face, laid, size)
+        sprite = Sprite("".join(_paint(layers, size / T)), 0, 0, size, size)
+        if len(_TILES) >= _TILES_KEPT:
+            _TILES.clear()
+        _TILES[key] = sprite
+    return sprite
+
+
+def _tokens(laid: Mapping[str, Any], size: int) -> list[Sprite]:
+    """The tile's boots, pitchforks and bets, in the tile's coordinates."""
+    tokens = [t for t in laid.get("tokens") or [] if isinstance(t, Mapping)]
+    return [
+        _token(kind, seat, tx, ty, size)
+        for kind, _, seat, tx, ty in placed_tokens(tokens, TOKEN_GLYPH, one_queue=True)
+    ]
+
+
+@lru_cache(maxsize=4096)
+def _token(kind: str, seat: int, tx: float, ty: float, size: int) -> Sprite:
+    k = size / T
+    x, y = tx * k, ty * k
+    if kind == "bet":
+        reach = max(12.0, 16.0 * k * 1.2)
+        glyph = bet_mark(x, y, seat, reach)
+    elif kind == "fork":
+        reach = max(13.0, 22.0 * k * 1.2)
+        glyph = fork_glyph(x, y, seat, reach, mark=False)
+    else:
+        reach = max(13.0, 22.0 * k * 1.2)
+        glyph = boot_glyph(x, y, seat, reach, mark=False)
+    return box_around(glyph, x - reach, y - reach, x + reach, y + reach)
+
+
+def render_mail_svg(view: Mapping[str, Any], last_turn: bool = True) -> str:
+    """`mail_drawing` as one SVG document."""
+    return mail_drawing(view, last_turn).svg()
+
+
+def mail_drawing(view: Mapping[str, Any], last_turn: bool = True) -> MailDrawing:
+    """The board of `view` for a turn or result email: every laid tile with its terrain,
+    creatures, coins, flowers, prey and tokens; the coordinates moves are typed in; and, when
+    `last_turn`, the tiles laid or flipped in the turns the view marks (a spectator's view:
+    each seat's latest) outlined in the seat's colour (`class="last-move"`) with a badge of its
+    letter and the action's number. Only the board: the players, scores, hand and what happens
+    next are the email's words. Drawn as sprites on whole pixels: tiles a whole number of
+    pixels wide (`M_TILE_SIZES`), each tile one sprite, each token, mark and row of
+    coordinates another."""
+    width = d.MAIL_WIDTH
     board = [t for t in view.get("board") or [] if isinstance(t, Mapping)]
     laid = {(int(t["x"]), int(t["y"])) for t in board} or {(0, 0)}
     grid = Grid.around(laid)
     room = width - 2 * M_MARGIN - M_AXIS
-    tile = min(M_TILE_MAX, room / grid.cols, M_BOARD_H / grid.rows)
-    x0 = M_MARGIN + M_AXIS + (room - grid.cols * tile) / 2
-    grid = replace(grid, x0=x0, y0=top + M_AXIS + 4, size=tile)
-    height = grid.y0 + grid.rows * tile + M_MARGIN
-    layers = _Layers()
+    fits = min(room / grid.cols, M_BOARD_H / grid.rows)
+    size = next((step for step in M_TILE_SIZES if step <= fits), M_TILE_SIZES[-1])
+    x0 = M_MARGIN + M_AXIS + (room - grid.cols * size) // 2
+    natural = M_MARGIN + M_AXIS + grid.rows * size + M_MARGIN
+    height = max(natural, M_MIN_HEIGHT)
+    grid = replace(grid, x0=x0, y0=M_MARGIN + M_AXIS + (height - natural) // 2, size=size)
+    placed = _axes(grid, size)
+    tokens: list[Placed] = []
     for t in board:
-        _gather(layers, view, t, grid)
-    return "".join(
-        [
-            d.svg_open(width, height, "marram-board"),
-            f'<rect width="{d.fmt(width)}" height="{d.fmt(height)}" fill="{PAPER}"/>',
-            *band,
-            _axes(grid),
-            *_paint(layers, tile / T),
-            *(_mail_marks(view, laid, grid) if last_turn else []),
-            "</svg>",
-        ]
-    )
+        ox, oy = grid.origin(int(t["x"]), int(t["y"]))
+        x, y = int(ox), int(oy)
+        placed.append((_tile(view, t, size), x, y, ""))
+        tokens.extend((token, x, y, "") for token in _tokens(t, size))
+    placed.extend(tokens)
+    if last_turn:
+        placed.extend(_mail_marks(view, laid, grid, size))
+    family = f"marram-{view.get('variant')}"
+    return MailDrawing(width, height, PAPER, tuple(placed), "marram-board", family)

@@ -21,6 +21,7 @@ from pbem.games.marram.tile_svg import svg_open, tile_group
 from pbem.games.marram.turns import (
     VARIANT_TITLE,
     action_pos,
+    action_positions,
     action_words,
     departures,
     describe_event,
@@ -54,6 +55,7 @@ def _turn_marks(
     badge in the opposite corner."""
     out: list[str] = []
     slots: dict[tuple[int, int], int] = {}
+    positions = action_positions(view)
     for turn in marked:
         seat = turn.seat
         steps = [f"{i + 1}. {sentences[ply]}" for i, ply in enumerate(turn.plies)]
@@ -63,7 +65,7 @@ def _turn_marks(
             f'<g class="last-turn" data-seat="{seat}" data-plies="{plies}" '
             f'data-name="{attr(title)}" pointer-events="none"><title>{escape(title)}</title>'
         ]
-        for index, pos, slot in placed_actions(view, turn, laid, slots):
+        for index, pos, slot in placed_actions(positions, turn, laid, slots):
             ply = turn.plies[index]
             ox, oy = grid.origin(*pos)
             inset = 3.5 + 7 * slot

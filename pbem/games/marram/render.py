@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pbem.games.marram.geometry import rotate_quad, rotate_spoke
 from pbem.games.marram.glyphs import bet_glyph, bet_mark, boot_glyph, fork_glyph
-from pbem.games.marram.mail_board import render_mail_svg
+from pbem.games.marram.mail_board import mail_drawing, render_mail_svg
 from pbem.games.marram.page import render_svg
 from pbem.games.marram.palette import SEAT_COLOURS, SEAT_HALOS, SEAT_OUTLINES
 from pbem.games.marram.seats import SEAT_WORDS, clean_name, seat_letter, seat_word
@@ -39,6 +39,7 @@ __all__ = [
     "describe_event",
     "flips",
     "fork_glyph",
+    "mail_drawing",
     "marked_turns",
     "previews",
     "render_mail_svg",

@@ -30,7 +30,10 @@ def turns(view: Mapping[str, Any]) -> list[d.Turn]:
     (rules 4.1); the last may be under way, or cut short by the end of the game."""
     out: list[d.Turn] = []
     for event in view.get("log") or []:
-        if not isinstance(event, Mapping) or event.get("type") not in _ACTIONS:
+        # A view's log holds dicts; the general check is the slow path for other mappings.
+        if not (type(event) is dict or isinstance(event, Mapping)):
+            continue
+        if event.get("type") not in _ACTIONS:
             continue
         ply, seat = event.get("ply"), event.get("seat")
         if not isinstance(ply, int) or not isinstance(seat, int) or isinstance(seat, bool):
@@ -67,16 +70,31 @@ def action_pos(view: Mapping[str, Any], ply: int) -> tuple[int, int] | None:
     return None
 
 
+def action_positions(view: Mapping[str, Any]) -> dict[int, tuple[int, int] | None]:
+    """`action_pos` of every action in the log at once: ply -> where it laid or flipped a tile."""
+    found: dict[int, tuple[int, int] | None] = {}
+    for event in view.get("log") or []:
+        if (type(event) is dict or isinstance(event, Mapping)) and event.get("type") in (
+            "place",
+            "flip",
+        ):
+            ply = event.get("ply")
+            if isinstance(ply, int) and ply not in found:
+                found[ply] = words.event_pos(event)
+    return found
+
+
 def placed_actions(
-    view: Mapping[str, Any],
+    positions: Mapping[int, tuple[int, int] | None],
     turn: d.Turn,
     laid: set[tuple[int, int]],
     slots: dict[tuple[int, int], int],
 ) -> Iterator[tuple[int, tuple[int, int], int]]:
-    """Each action of a marked turn on a tile of the board: its number in the turn, the tile,
-    and how many marks that tile already has (`slots`, shared across turns, is counted up)."""
+    """Each action of a marked turn on a tile of the board (`positions`: `action_positions`):
+    its number in the turn, the tile, and how many marks that tile already has (`slots`,
+    shared across turns, is counted up)."""
     for index, ply in enumerate(turn.plies):
-        pos = action_pos(view, ply)
+        pos = positions.get(ply)
         if pos is None or pos not in laid:
             continue
         slot = slots.get(pos, 0)

@@ -35,5 +35,9 @@ class MMWGame(TwoPlayerGame[MMWState]):
     def from_json(self, data: Mapping[str, Any]) -> MMWState:
         return from_json(data)
 
+    def mail_side(self, seat: int | None) -> int | None:
+        """Each seat sees the board from its own side; a spectator from the first seat's."""
+        return 1 if seat == 1 else 0
+
 
 GAME = MMWGame()

@@ -4,8 +4,17 @@
 from __future__ import annotations
 
 from pbem.games.mmw.look import DARK, FILL, MARKS, TINT
-from pbem.games.mmw.mail import render_mail_svg
+from pbem.games.mmw.mail import mail_drawing, render_mail_svg
 from pbem.games.mmw.page import render_svg
 from pbem.games.mmw.text import render_text
 
-__all__ = ["DARK", "FILL", "MARKS", "TINT", "render_mail_svg", "render_svg", "render_text"]
+__all__ = [
+    "DARK",
+    "FILL",
+    "MARKS",
+    "TINT",
+    "mail_drawing",
+    "render_mail_svg",
+    "render_svg",
+    "render_text",
+]
