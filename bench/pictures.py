@@ -17,7 +17,7 @@ It prints median, 95th and 99th percentile and the most, the same for the last f
 drawing as one SVG document (`render_mail_svg`, pbem.pictures.render_png), for one position in
 five: what a picture cost before the sprites. A benchmark, not a test.
 
-    .venv/bin/python bench/pictures.py [--games 3] [--warm 20] [--cold] [--svg]
+    .venv/bin/python bench/pictures.py [--games 3] [--warm 60] [--cold] [--svg] [--only Marram]
 """
 
 from __future__ import annotations
@@ -107,9 +107,10 @@ def spread(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3, help="timed random games per case")
-    parser.add_argument("--warm", type=int, default=20, help="untimed games first, per case")
+    parser.add_argument("--warm", type=int, default=60, help="untimed games first, per case")
     parser.add_argument("--cold", action="store_true", help="no warm-up: a new worker")
     parser.add_argument("--svg", action="store_true", help="also time librsvg's whole drawing")
+    parser.add_argument("--only", default="", help="only the cases whose label contains this")
     args = parser.parse_args()
     # The first picture pays for loading libvips, librsvg and the fonts: not a picture's cost.
     mmw = games.get("mmw")
@@ -126,6 +127,8 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     for label, engine, players, options in CASES:
+        if args.only not in label:
+            continue
         row = measure(engine, players, options, args)
         svg = f"{statistics.median(row['svg']):.1f}" if row["svg"] else "–"
         print(

@@ -16,7 +16,7 @@ at 0, 0) suits something that only ever appears at one spot. Pure: no I/O.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pbem.games import drawing as d
 
@@ -33,6 +33,15 @@ class Sprite:
     top: int
     width: int
     height: int
+    # Computed once: a picture looks up each of its sprites in the raster cache.
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        key = (self.svg, self.left, self.top, self.width, self.height)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 # A sprite, where its origin goes in the drawing (whole pixels), and attributes for its group in

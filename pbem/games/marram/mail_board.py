@@ -3,6 +3,7 @@ pbem.pictures rasterises once and pastes."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -265,8 +266,9 @@ def _mark(size: int, slot: int, label: str, seat: int) -> Sprite:
 
 
 # Tiles drawn so far, by what they show: building a tile's SVG costs more than pasting it.
-_TILES: dict[tuple[object, ...], Sprite] = {}
-_TILES_KEPT = 4096
+# Least recently used first; a long-lived worker keeps every face it meets at every size.
+_TILES: OrderedDict[tuple[object, ...], Sprite] = OrderedDict()
+_TILES_KEPT = 16384
 
 
 def _tile(view: Mapping[str, Any], laid: Mapping[str, Any], size: int) -> Sprite:
@@ -287,9 +289,11 @@ def _tile(view: Mapping[str, Any], laid: Mapping[str, Any], size: int) -> Sprite
         layers = _Layers()
         _gather(layers, variant, face, laid, size)
         sprite = Sprite("".join(_paint(layers, size / T)), 0, 0, size, size)
-        if len(_TILES) >= _TILES_KEPT:
-            _TILES.clear()
         _TILES[key] = sprite
+        if len(_TILES) > _TILES_KEPT:
+            _TILES.popitem(last=False)
+    else:
+        _TILES.move_to_end(key)
     return sprite
 
 
