@@ -707,10 +707,13 @@ class Bench:
                     return
 
     def start_profilers(self) -> list[Proc]:
-        """py-spy on the web and worker process trees, as collapsed stacks for flame graphs."""
+        """py-spy on the web and worker process trees (the picture worker's too), as collapsed
+        stacks for flame graphs."""
         out = Path(self.args.profile)
         out.mkdir(parents=True, exist_ok=True)
         targets = {"web": self.stack.web, "worker": next(iter(self.stack.workers.values()))}
+        for queue, proc in self.stack.queue_workers.items():
+            targets[f"worker-{queue}"] = proc
         profilers = []
         for name, proc in targets.items():
             assert proc is not None
@@ -863,7 +866,7 @@ def main(argv: list[str] | None = None) -> int:
         "--picture-concurrency", type=int, default=1, help="processes of the picture worker"
     )
     parser.add_argument("--log-dir", default=None)
-    parser.add_argument("--profile", metavar="DIR", help="py-spy the web and worker into DIR")
+    parser.add_argument("--profile", metavar="DIR", help="py-spy the web and workers into DIR")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
     args = parser.parse_args(argv)
 

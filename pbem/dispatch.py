@@ -37,11 +37,24 @@ def send_emails_later(outbox_ids: Iterable[int]) -> bool:
 
 
 def render_pictures_later(outbox_ids: Iterable[int]) -> bool:
-    """Queue one `render_pictures` message per outbox row waiting for its board picture, on the
-    `pictures` queue (its own worker: rendering never runs on the path of a move); False if any
-    could not be queued (the sweep sends such rows, without the picture, when their wait is
-    over). In-process (embedded) the pictures are drawn right here, after the commit."""
-    return all([_enqueue("workers.tasks.render_pictures", [outbox_id]) for outbox_id in outbox_ids])
+    """Queue one `render_pictures` message naming the outbox rows waiting for their board
+    pictures, on the `pictures` queue (its own worker: rendering never runs on the path of a
+    move); False if it could not be queued (the sweep sends such rows, without the picture, when
+    their wait is over). In-process (embedded) the pictures are drawn right here, after the
+    commit."""
+    ids = list(dict.fromkeys(outbox_ids))
+    return not ids or _enqueue("workers.tasks.render_pictures", ids)
+
+
+def send_when_due_later(outbox_ids: Iterable[int], countdown: int) -> bool:
+    """Queue one `send_due_emails` for rows waiting for their board pictures, for when their
+    wait is over (`countdown` seconds), so that a starved picture worker delays them by no more
+    than that; rows sent meanwhile with their pictures are skipped then. In-process (embedded)
+    the sweep sends them when they are due."""
+    ids = list(dict.fromkeys(outbox_ids))
+    if not ids or _celery().conf.task_always_eager:
+        return True
+    return _enqueue("workers.tasks.send_due_emails", ids, countdown=countdown)
 
 
 # The app extension under which `pbem serve` keeps its bot thread's queue (embedded default).
@@ -82,10 +95,7 @@ def play_bots_later(game_ids: Iterable[str]) -> bool:
 
 
 def retry_email_later(outbox_id: int, countdown: int | None) -> bool:
-    """Queue `send_email` for a row whose inline attempt failed, after the backoff delay; or for
-    a row waiting for its board picture, for when its wait is over, so that a starved picture
-    worker delays it by no more than that (if the picture came first, the row is sent already
-    and the task finds nothing to do).
+    """Queue `send_email` for a row whose inline attempt failed, after the backoff delay.
 
     In-process (embedded) the task would run at once, ignoring the delay, and spend another
     attempt: there the sweep picks the row up when it is due instead.

@@ -90,9 +90,9 @@ def _apply(submission_ids: list[int]) -> moves.Applied:
 
 def send_now(outbox_ids: list[int], requeue: bool = True, render: bool = True) -> None:
     """Send outbox rows from the current task; a row whose attempt fails goes to `send_email`,
-    one waiting for its board picture to `render_pictures` and to a `send_email` due when its
-    wait is over (unless `render` is False: the picture task itself, whose rows were seen
-    waiting before and have that `send_email` already).
+    rows waiting for their board pictures to `render_pictures` and to a `send_due_emails` due
+    when their wait is over (unless `render` is False: the picture task itself, whose rows were
+    seen waiting before and have that `send_due_emails` already).
 
     Every failure of a row is recorded on it (delivery.send_outboxes), so only the database can
     stop the batch. Then the rows not tried are queued once more if `requeue` (apply_move: its
@@ -113,9 +113,14 @@ def send_now(outbox_ids: list[int], requeue: bool = True, render: bool = True) -
         return
     waiting = {i: sent for i, sent in deliveries.items() if sent.status == "waiting"}
     if waiting and render:
+        # One message for the pictures and one for each end of a wait, however many rows: a
+        # message costs the queue and both workers more than a row costs the database.
         dispatch.render_pictures_later(waiting)
+        due: dict[int, list[int]] = {}
         for outbox_id, sent in waiting.items():
-            dispatch.retry_email_later(outbox_id, sent.retry_in)
+            due.setdefault(sent.retry_in or 0, []).append(outbox_id)
+        for countdown, ids in due.items():
+            dispatch.send_when_due_later(ids, countdown)
     for outbox_id, sent in deliveries.items():
         if sent.status == "retry":
             log.warning(
@@ -155,7 +160,7 @@ def send_email(self: Task, outbox_id: int) -> None:
         return
     if outcome.status == "waiting":
         dispatch.render_pictures_later([outbox_id])
-        dispatch.retry_email_later(outbox_id, outcome.retry_in)
+        dispatch.send_when_due_later([outbox_id], outcome.retry_in or 0)
     if outcome.status == "retry" and not self.request.is_eager:
         # Celery logs the retry, one line; the reason is on the row (last_error).
         raise self.retry(countdown=outcome.retry_in)
@@ -163,15 +168,24 @@ def send_email(self: Task, outbox_id: int) -> None:
         log.warning("outbox %s: not sent, given up: %s", outbox_id, outcome.error)
 
 
+@shared_task(name="workers.tasks.send_due_emails")
+def send_due_emails(*outbox_ids: int) -> None:
+    """Send rows whose wait for their board pictures is over, with their pictures or without
+    (a message with a countdown, kept apart from the batches for the reason `send_emails`
+    gives); rows already sent are skipped."""
+    send_now(sorted({int(i) for i in outbox_ids}), requeue=False, render=False)
+
+
 @shared_task(name="workers.tasks.render_pictures", base=AppContextBatches)
 def render_pictures(requests: list[SimpleRequest]) -> None:
-    """Draw the board pictures outbox rows wait for (one `render_pictures(outbox_id)` message
-    each), then send the rows: each picture once, stored in `pictures`, its rows sent as soon as
-    it is there. Runs on the `pictures` queue, consumed by a worker of its own (the Procfile's
-    `picture`), so no move waits behind a drawing. A row whose picture cannot be drawn goes
-    without it; one whose wait is over, or that another task sent meanwhile, is sent as it is or
-    skipped (delivery.send_outboxes decides)."""
-    outbox_ids = sorted({int(request.args[0]) for request in requests})
+    """Draw the board pictures outbox rows wait for (`render_pictures(*outbox_ids)` messages,
+    one per batch of rows written together), then send the rows: each picture drawn once, the
+    batch's stored in `pictures` together, then its rows sent. Runs on the `pictures` queue,
+    consumed by a worker of its own (the Procfile's `picture`), so no move waits behind a
+    drawing. A row whose picture cannot be drawn goes without it; one whose wait is over, or
+    that another task sent meanwhile, is sent as it is or skipped (delivery.send_outboxes
+    decides)."""
+    outbox_ids = sorted({int(i) for request in requests for i in request.args})
     try:
         wanted = board_pictures.waiting(outbox_ids)
     except SQLAlchemyError as exc:
@@ -181,22 +195,30 @@ def render_pictures(requests: list[SimpleRequest]) -> None:
             "pictures for outbox %s: not drawn (%s); left to the sweep", _ids(outbox_ids), problem
         )
         return
-    done: set[int] = set()
     drawn: list[board_pictures.Rendered] = []
-    for key, waiting_ids in wanted.items():
+    if wanted:
         try:
-            drawn.append(board_pictures.render(key))
+            drawn = board_pictures.render_all(list(wanted))
         except SQLAlchemyError as exc:
             db.session.rollback()
             problem = " ".join(str(exc).split())[:200]
-            log.warning("picture %s: not stored (%s); its emails wait for the sweep", key, problem)
-            continue
-        send_now(waiting_ids, requeue=False, render=False)
-        done.update(waiting_ids)
-    rest = [outbox_id for outbox_id in outbox_ids if outbox_id not in done]
-    if rest:
-        # Rows whose picture was there already, failed before, or whose wait is over.
-        send_now(rest, requeue=False, render=False)
+            log.warning(
+                "pictures %s: not stored (%s); their emails wait for the sweep",
+                ", ".join(list(wanted)[:5]),
+                problem,
+            )
+            return
+    # Rows whose picture is there now, was there already or failed, or whose wait is over.
+    send_now(outbox_ids, requeue=False, render=False)
+    if wanted:
+        # Their emails have gone: the pictures no other pending email names go now (every
+        # second or so), not at the next sweep, so the table holds seconds of pictures.
+        try:
+            board_pictures.prune_soon()
+        except SQLAlchemyError as exc:
+            db.session.rollback()
+            problem = " ".join(str(exc).split())[:200]
+            log.warning("pictures: not pruned (%s); left to the sweep", problem)
     if drawn:
         log.info(
             "pictures: drew %d (%d failed) in %.0f ms of CPU for %d emails",

@@ -31,8 +31,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from pbem import games, pictures
 from pbem.domain import views
+from pbem.domain.names import display_names
 from pbem.extensions import db
-from pbem.models import PENDING, Game, OutboxMessage, Picture, utcnow
+from pbem.models import PENDING, Game, OutboxMessage, Picture, Player, Seat, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -116,53 +117,84 @@ def parse_key(key: str) -> tuple[str, int, int | None, bool]:
 def render(key: str) -> Rendered:
     """Draw the picture `key` names and store it (committed); a failure is stored too, so the
     emails waiting for it go without it. Database errors propagate."""
-    started = time.process_time()
-    png: bytes | None = None
-    alt = ""
-    error: str | None = None
-    try:
-        png, alt = _draw(key)
-    except SQLAlchemyError:
-        raise
-    except pictures.RenderError as exc:
-        error = str(exc)
-    except Exception as exc:
-        # An engine that cannot draw this position must not hold its emails back.
-        log.exception("picture %s could not be drawn", key)
-        error = f"{type(exc).__name__}: {exc}"
-    finally:
-        db.session.rollback()
-    seconds = time.process_time() - started
-    if error is not None:
-        log.warning("picture %s: %s; its emails go without it", key, error)
-    with db.engine.connect() as conn:
-        _store(conn, key, png, alt, error[:ERROR_CHARS] if error else None)
-        conn.commit()
-    return Rendered(key, error is None, error, seconds)
+    (rendered,) = render_all([key])
+    return rendered
+
+
+def render_all(keys: Sequence[str]) -> list[Rendered]:
+    """`render` for several pictures, stored in one transaction once all are drawn (a commit
+    costs the database more than a picture costs to draw)."""
+    rows: list[tuple[str, bytes | None, str, str | None]] = []
+    out: list[Rendered] = []
+    for key in keys:
+        started = time.process_time()
+        png: bytes | None = None
+        alt = ""
+        error: str | None = None
+        try:
+            png, alt = _draw(key)
+        except SQLAlchemyError:
+            raise
+        except pictures.RenderError as exc:
+            error = str(exc)
+        except Exception as exc:
+            # An engine that cannot draw this position must not hold its emails back.
+            log.exception("picture %s could not be drawn", key)
+            error = f"{type(exc).__name__}: {exc}"
+        finally:
+            db.session.rollback()
+        if error is not None:
+            log.warning("picture %s: %s; its emails go without it", key, error)
+        rows.append((key, png, alt, error[:ERROR_CHARS] if error else None))
+        out.append(Rendered(key, error is None, error, time.process_time() - started))
+    if rows:
+        with db.engine.connect() as conn:
+            for row in rows:
+                _store(conn, *row)
+            conn.commit()
+    return out
+
+
+# The game as the picture needs it, and its players' names in seat order: two small reads, where
+# loading the Game with its seats and players through the ORM cost more than the drawing.
+_GAME = select(Game.engine, Game.ply, Game.state, Game.outcome).where(
+    Game.id == bindparam("game_id")
+)
+_NAMES = (
+    select(Player.name)
+    .join(Seat, Seat.player_id == Player.id)
+    .where(Seat.game_id == bindparam("game_id"))
+    .order_by(Seat.seat)
+)
 
 
 def _draw(key: str) -> tuple[bytes, str]:
     """The PNG and alt text of the board after `ply` moves, from the key's side, the last turns
-    marked; the alt text names the players as everywhere else (views.names) and is the same
+    marked; the alt text names the players as everywhere else (`views.names`) and is the same
     for every reader."""
     game_id, ply, seat, over = parse_key(key)
-    game = db.session.get(Game, game_id)
+    with db.engine.connect() as conn:
+        game = conn.execute(_GAME, {"game_id": game_id}).one_or_none()
+        chosen = list(conn.execute(_NAMES, {"game_id": game_id}).scalars())
     if game is None:
         raise LookupError(f"game {game_id} does not exist")
-    if seat is not None and not 0 <= seat < len(game.seats):
+    if seat is not None and not 0 <= seat < len(chosen):
         raise LookupError(f"game {game_id} has no seat {seat}")
     # The game row holds the latest position: the usual case, since the picture is drawn right
     # after the move. A later move means replaying the record up to `ply`. Only a result's
     # picture shows the game as it ended; a turn's at the same ply shows the turn.
     state: games.State | None = None
     if ply == game.ply and game.state is not None:
-        state = views.load_state(game) if over else views.engine(game).from_json(game.state)
-    if state is None and ply <= game.ply:
-        state = views.position_after(game, ply)
+        state = games.get(game.engine).from_json(game.state)
+        if over:
+            state = views.settle(state, game.outcome)
+    elif ply < game.ply:
+        stored = db.session.get(Game, game_id)
+        state = None if stored is None else views.position_after(stored, ply)
     if state is None:
         raise LookupError(f"game {game_id} has no position after {ply} moves")
-    names = views.names(game)
-    png = pictures.board_png(game.engine, state, seat, names, game_id=game.id)
+    names = display_names(game.engine, chosen)
+    png = pictures.board_png(game.engine, state, seat, names, game_id=game_id)
     return png, pictures.alt_text(game.engine, state, None, names)
 
 
@@ -185,21 +217,53 @@ _UNNEEDED = (
 )
 
 
-def prune(limit: int = 1000) -> int:
-    """Delete up to `limit` pictures no pending email needs any more; how many went. A row
-    written meanwhile that names one waits for it and has it drawn again, like any new row.
+PRUNE_SECONDS = 1.0
+_last_prune = 0.0
 
-    On PostgreSQL the table is vacuumed right after: every picture is written once and deleted
-    soon after, and their space (some 70 kB each, in TOAST) is reused only once a VACUUM has
-    seen it dead. Left to autovacuum (a minute apart at best, off on some servers) the table
-    would grow by every picture drawn in between; vacuumed here, by one sweep's pictures at
-    most. Plain VACUUM blocks neither readers nor writers."""
+
+def prune_soon() -> int:
+    """`prune`, at most every `PRUNE_SECONDS` in this process: the picture task calls it after
+    each batch it sends, so the table holds a second or two of pictures, not a sweep period's,
+    for one query a second."""
+    global _last_prune
+    now = time.monotonic()
+    if now - _last_prune < PRUNE_SECONDS:
+        return 0
+    _last_prune = now
+    return prune()
+
+
+def prune(limit: int = 1000, keys: Sequence[str] | None = None) -> int:
+    """Delete up to `limit` pictures no pending email needs any more (among `keys` when given);
+    how many went. A row written meanwhile that names one waits for it and has it drawn again,
+    like any new row.
+
+    The picture task prunes every second or so (`prune_soon`), the sweep whatever is left.
+    On PostgreSQL the table is vacuumed right after, at most every `VACUUM_SECONDS`: every
+    picture is written once and deleted seconds later, and its space (some 15 kB, in TOAST) is
+    reused only once a VACUUM has seen it dead. Left to autovacuum (a minute apart at best, off
+    on some servers) the table would grow by every picture drawn in between; vacuumed here, by
+    a few seconds' pictures at most. Plain VACUUM blocks neither readers nor writers."""
+    query = _UNNEEDED if keys is None else _UNNEEDED.where(Picture.key.in_(list(keys)))
     with db.engine.connect() as conn:
-        keys = list(conn.execute(_UNNEEDED, {"limit": limit}).scalars())
-        if keys:
-            conn.execute(delete(Picture).where(Picture.key.in_(keys)))
+        gone = list(conn.execute(query, {"limit": limit}).scalars())
+        if gone:
+            conn.execute(delete(Picture).where(Picture.key.in_(gone)))
         conn.commit()
-    if keys and db.engine.dialect.name == "postgresql":
-        with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            conn.exec_driver_sql(f"VACUUM {Picture.__tablename__}")
-    return len(keys)
+    if gone and db.engine.dialect.name == "postgresql":
+        _vacuum()
+    return len(gone)
+
+
+VACUUM_SECONDS = 2.0
+_last_vacuum = 0.0
+
+
+def _vacuum() -> None:
+    global _last_vacuum
+    now = time.monotonic()
+    if now - _last_vacuum < VACUUM_SECONDS:
+        return
+    _last_vacuum = now
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.exec_driver_sql(f"VACUUM {Picture.__tablename__}")

@@ -82,10 +82,11 @@ def _has_board(message: email.message.EmailMessage) -> bool:
 
 
 def test_a_moves_turn_email_arrives_with_its_board_drawn_in_process(
-    picture_app: Flask, tmp_path: Path
+    picture_app: Flask, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests.domain.flow import play
 
+    monkeypatch.setattr(board_pictures, "PRUNE_SECONDS", 0.0)
     game = _game()
     state = views.load_state(game)
     assert state is not None
@@ -95,13 +96,19 @@ def test_a_moves_turn_email_arrives_with_its_board_drawn_in_process(
     (row,) = turn
     assert row.status == SENT
     assert _has_board(_sent_message(tmp_path, row))
-    stored = db.session.get(Picture, row.picture)
-    assert stored is not None and stored.error is None and stored.png is not None
-    sent = _sent_bytes(tmp_path, row)
-    assert stored.png.startswith(pictures.PNG_SIGNATURE) and stored.png in _images(sent)
+    # Its emails gone, the picture went too: the picture task deletes what it has sent.
+    assert db.session.get(Picture, row.picture) is None
+    (png,) = _images(_sent_bytes(tmp_path, row))
+    db.session.expire_all()
+    game = db.session.get(Game, game.id)
+    assert game is not None
+    at_move = views.position_after(game, 1)
+    assert at_move is not None
+    assert png == pictures.board_png(game.engine, at_move, None, views.names(game))
     # The row keeps the message's parts, never the picture.
-    assert all(stored.png[:64] not in (value or "").encode() for value in (row.text, row.html))
-    assert "GORami board after move 1" in stored.alt
+    assert all(png[:64] not in (value or "").encode() for value in (row.text, row.html))
+    html = _sent_message(tmp_path, row).get_body(("html",))
+    assert html is not None and "GORami board after move 1" in html.get_content()
 
 
 def _images(raw: bytes) -> list[bytes]:
@@ -158,13 +165,15 @@ def test_a_picture_that_cannot_be_drawn_lets_its_email_go_without_it(
         600, 100, "#ffffff", ((Sprite("<unclosed", 0, 0, 9, 9), 0, 0, ""),), "x", "x"
     )
     monkeypatch.setattr(games.get("gorami"), "mail_drawing", lambda *args, **kwargs: broken)
+    key = _row(row_id).picture
+    assert key is not None
+    drawn = board_pictures.render(key)
+    stored = db.session.get(Picture, key)
+    assert not drawn.ok and stored is not None and stored.png is None
+    assert "could not be drawn" in (stored.error or "")
     tasks.render_pictures.run([_request(row_id)])
     row = _row(row_id)
     assert row.status == SENT and row.without_picture is True
-    stored = db.session.get(Picture, row.picture)
-    assert (
-        stored is not None and stored.png is None and "could not be drawn" in (stored.error or "")
-    )
     message = _sent_message(tmp_path, row)
     assert not _has_board(message)
     html = message.get_body(("html",))
@@ -237,11 +246,12 @@ def test_a_picture_is_kept_while_an_email_needs_it_and_drawn_again_after(
     row_id = _move(game)
     key = _row(row_id).picture
     assert key is not None
-    tasks.render_pictures.run([_request(row_id)])
-    assert _row(row_id).status == SENT
+    # Drawn and sent as the picture task does, but for its pruning (the last test shows it).
+    assert board_pictures.render(key).ok
+    assert delivery.send_outbox(settings(), row_id).status == "sent"
     png = db.session.get(Picture, key).png  # type: ignore[union-attr]
-    # Still there (the sweep has not run): another email at the same ply and seat goes at
-    # once, with the same picture, nothing drawn again.
+    # Still there (not pruned yet): another email at the same ply and side goes at once, with
+    # the same picture, nothing drawn again.
     first = _reminder(game, _row(row_id).to, key, 1)
     kept = db.session.execute(select(Picture.key, Picture.created_at)).all()
     assert delivery.send_outbox(settings(), first).status == "sent"
@@ -284,8 +294,8 @@ def test_a_resignation_at_the_ply_of_a_turn_email_gets_a_picture_of_the_game_ove
 
     game = _game()
     turn_row = _move(game)
-    tasks.render_pictures.run([_request(turn_row)])
     turn_key = _row(turn_row).picture
+    assert turn_key is not None and board_pictures.render(turn_key).ok
     db.session.expire_all()
     game = db.session.get(Game, game.id)
     assert game is not None and turn_key is not None
@@ -298,20 +308,22 @@ def test_a_resignation_at_the_ply_of_a_turn_email_gets_a_picture_of_the_game_ove
         board_pictures.picture_key(game.id, game.engine, game.ply, seat.seat, over=True)
         for seat in game.seats
     }
-    tasks.render_pictures.run([_request(row.id) for row in results])
+    (result_key,) = {row.picture for row in results}
+    assert result_key is not None and board_pictures.render(result_key).ok
     turn_alt = db.session.get(Picture, turn_key).alt  # type: ignore[union-attr]
     assert "to move" in turn_alt
+    picture = db.session.get(Picture, result_key)
+    assert picture is not None and picture.png is not None
+    assert "resigned" in picture.alt and "to move" not in picture.alt
+    tasks.render_pictures.run([_request(row.id) for row in results])
     for row in results:
-        picture = db.session.get(Picture, row.picture)
-        assert picture is not None and picture.png is not None
-        assert "resigned" in picture.alt and "to move" not in picture.alt
-        assert _row(row.id).status == SENT
+        assert _row(row.id).status == SENT and not _row(row.id).without_picture
 
 
 def test_pictures_go_to_a_queue_of_their_own(picture_app: Flask) -> None:
     router = picture_app.extensions["celery"].amqp.router
     assert router.route({}, "workers.tasks.render_pictures")["queue"].name == "pictures"
-    for other in ("apply_move", "send_emails", "send_email", "sweep", "clock"):
+    for other in ("apply_move", "send_emails", "send_email", "send_due_emails", "sweep", "clock"):
         assert router.route({}, f"workers.tasks.{other}")["queue"].name == "celery"
 
 
@@ -355,16 +367,19 @@ def test_a_waiting_row_is_queued_for_its_picture_and_for_the_end_of_its_wait(
     # starved that worker (not at the next sweep, PBEM_SWEEP_SECONDS later).
     assert queued == [
         ("workers.tasks.render_pictures", [row_id], None),
-        ("workers.tasks.send_email", [row_id], 5),
+        ("workers.tasks.send_due_emails", [row_id], 5),
     ]
     assert _row(row_id).status == PENDING
 
 
-def test_on_postgresql_the_pictures_table_is_vacuumed_when_pictures_go(pg_app: Flask) -> None:
+def test_on_postgresql_the_pictures_table_is_vacuumed_when_pictures_go(
+    pg_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every picture is written once and soon deleted: its space must be reusable at once, not
     when autovacuum comes by (if it is on at all)."""
     from sqlalchemy import text
 
+    monkeypatch.setattr(board_pictures, "_last_vacuum", 0.0)
     db.session.add(Picture(key="g/1/0", png=b"\x89PNG" * 10_000, alt="a"))
     db.session.commit()
     assert board_pictures.prune() == 1
@@ -374,3 +389,21 @@ def test_on_postgresql_the_pictures_table_is_vacuumed_when_pictures_go(pg_app: F
         ).scalar()
     assert vacuumed is not None
     assert board_pictures.prune() == 0
+
+
+def test_the_picture_task_deletes_the_pictures_it_has_sent(
+    picture_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once its emails have gone a picture is deleted by the task that sent them (a second
+    later at most), not left for the sweep: the table holds seconds of pictures."""
+    monkeypatch.setattr(board_pictures, "PRUNE_SECONDS", 0.0)
+    game = _game()
+    row_id = _move(game)
+    key = _row(row_id).picture
+    # Every email that shows this drawing (GORami's is the same for both seats).
+    sharing = [row.id for row in mails() if row.picture == key and row.status == PENDING]
+    assert row_id in sharing
+    tasks.render_pictures.run([_request(one) for one in sharing])
+    assert all(_row(one).status == SENT and not _row(one).without_picture for one in sharing)
+    db.session.rollback()  # a fresh read, not this session's snapshot
+    assert db.session.get(Picture, key) is None

@@ -47,20 +47,27 @@ def _sentences(
     return tuple(words) if tuple(sorted(state.to_json()["board"].items())) == board else None
 
 
-def marked(state: MMWState, viewer: int | None) -> list[Marked]:
-    """The moves marked for `viewer` (`drawing.marked_turns`), oldest first. Turns alternate,
-    so the last two moves are one of each seat."""
+def marked_moves(state: MMWState, viewer: int | None) -> list[tuple[d.Turn, str]]:
+    """The moves marked for `viewer` (`drawing.marked_turns`), oldest first, with their
+    notation: `marked` without its sentences, which replay the game (the mail picture needs
+    none). Turns alternate, so the last two moves are one of each seat."""
     history = state.history
     count = len(history)
     turns = [
         d.Turn((state.turn + count - ply) % 2, (ply,)) for ply in range(max(0, count - 2), count)
     ]
+    return [(turn, history[turn.plies[0]]) for turn in d.marked_turns(turns, viewer)]
+
+
+def marked(state: MMWState, viewer: int | None) -> list[Marked]:
+    """`marked_moves` with each move's sentence (seats as placeholders), oldest first."""
+    history = state.history
+    count = len(history)
     board = tuple(sorted(state.to_json()["board"].items()))
     words = _sentences(state.seed, tuple(history), board)
     out = []
-    for turn in d.marked_turns(turns, viewer):
+    for turn, move in marked_moves(state, viewer):
         ply = turn.plies[0]
-        move = history[ply]
         if words is not None:
             sentence = words[ply - (count - len(words))]
         else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pbem.games import drawing as d
+from pbem.games.drawing import Turn
 from pbem.games.mmw.board import (
     COLOURS,
     FILES,
@@ -15,7 +16,7 @@ from pbem.games.mmw.board import (
     Pyramid,
     square_index,
 )
-from pbem.games.mmw.look import DARK, FILL, MARKS, TINT, Marked, arrow, marked, square
+from pbem.games.mmw.look import DARK, FILL, MARKS, TINT, arrow, marked_moves, square
 from pbem.games.mmw.rules import MMWState
 from pbem.games.sprites import MailDrawing, Placed, Sprite, box_around
 from pbem.games.two_player import Names
@@ -60,9 +61,9 @@ def mail_drawing(
     are not drawn. Sprites: the frame with its file letters and rank numbers, each square,
     each arrow, each stack, each badge."""
     del names  # the picture is the same for every reader; the email names the players
-    moves = marked(state, None) if last_turn else []
+    moves = marked_moves(state, None) if last_turn else []
     tinted: dict[int, tuple[int, str]] = {}
-    for turn, move, _ in moves:
+    for turn, move in moves:
         for name, kind in zip(move.split("-"), ("from", "to"), strict=True):
             tinted[SQUARE_INDEX[name]] = (turn.seat, kind)
     placed: list[Placed] = [(_frame(seat), 0, 0, "")]
@@ -84,7 +85,7 @@ def mail_drawing(
         if stacks[name]:
             x, y = _mail_place(SQUARE_INDEX[name], seat)
             placed.append((_stack(tuple(stacks[name])), x, y, ""))
-    for turn, move, _ in moves:
+    for turn, move in moves:
         x, y = _mail_place(SQUARE_INDEX[move.split("-")[1]], seat)
         placed.append((_badge(turn.seat), x, y, ""))
     return MailDrawing(WIDTH, HEIGHT, M_BACKGROUND, tuple(placed), "mmw-board", "mmw")
@@ -131,10 +132,10 @@ def _square(dark: bool, mark: tuple[int, str] | None) -> Sprite:
     return Sprite("".join(out), 0, 0, M_CELL, M_CELL)
 
 
-def _arrow(move: Marked, seat: int | None) -> Sprite:
+def _arrow(move: tuple[Turn, str], seat: int | None) -> Sprite:
     """A marked move's arrow in its mover's colour, from the middle of one square to short of
     the other's, in the drawing's own coordinates."""
-    turn, notation, _ = move
+    turn, notation = move
     colour = COLOURS[turn.seat]
     ends = []
     for name in notation.split("-"):
