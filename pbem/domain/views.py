@@ -316,11 +316,13 @@ class SeatPicture:
         if self.state is None:
             return []
         seats = self.state.summary(None).seats
-        return [
-            (who, score, seats[i].colour, games.seat_mark(seats[i].colour))
-            for i, (who, score) in enumerate(self.scores)
-            if i < len(seats)
-        ]
+        out = []
+        for i, (who, score) in enumerate(self.scores):
+            colour = seats[i].colour.strip() if i < len(seats) else ""
+            # A colour word goes into a style attribute: letters only, else no chip.
+            colour = colour if colour.isascii() and colour.isalpha() else ""
+            out.append((who, score, colour, games.seat_mark(colour)))
+        return out
 
     @property
     def outcome_text(self) -> str:
