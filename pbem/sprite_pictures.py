@@ -71,26 +71,33 @@ def cache_clear() -> None:
         _families.clear()
 
 
-def _rasterise_all(sprites: list[Sprite]) -> NDArray[np.uint8]:
-    """Every sprite drawn by librsvg in one SVG document, side by side in rows (`_ATLAS_WIDTH`
-    wide); returns the RGBA raster. Each sprite is a nested <svg> whose viewBox is its box, so
-    it is clipped to the box and lands on whole pixels."""
-    vips = librsvg.renderer()
-    parts: list[str] = []
+def _atlas_spots(sprites: list[Sprite]) -> list[tuple[int, int]]:
+    """Where each sprite goes in the one SVG document they are drawn from: side by side in
+    rows `_ATLAS_WIDTH` wide."""
+    spots = []
     x = y = row_height = 0
-    width = 1
     for sprite in sprites:
         if x and x + sprite.width > _ATLAS_WIDTH:
             x, y, row_height = 0, y + row_height, 0
-        parts.append(
-            f'<svg x="{x}" y="{y}" width="{sprite.width}" height="{sprite.height}" '
-            f'viewBox="{sprite.left} {sprite.top} {sprite.width} {sprite.height}">'
-            f"{sprite.svg}</svg>"
-        )
+        spots.append((x, y))
         x += sprite.width
-        width = max(width, x)
         row_height = max(row_height, sprite.height)
-    height = max(1, y + row_height)
+    return spots
+
+
+def _rasterise_all(sprites: list[Sprite]) -> NDArray[np.uint8]:
+    """Every sprite drawn by librsvg in one SVG document, each at its `_atlas_spots` place;
+    returns the RGBA raster. Each sprite is a nested <svg> whose viewBox is its box, so it is
+    clipped to the box and lands on whole pixels."""
+    vips = librsvg.renderer()
+    spots = _atlas_spots(sprites)
+    parts = [
+        f'<svg x="{x}" y="{y}" width="{s.width}" height="{s.height}" '
+        f'viewBox="{s.left} {s.top} {s.width} {s.height}">{s.svg}</svg>'
+        for s, (x, y) in zip(sprites, spots, strict=True)
+    ]
+    width = max([1, *(x + s.width for s, (x, _) in zip(sprites, spots, strict=True))])
+    height = max([1, *(y + s.height for s, (_, y) in zip(sprites, spots, strict=True))])
     document = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="{drawing.FONT}">{"".join(parts)}</svg>'
@@ -104,17 +111,6 @@ def _rasterise_all(sprites: list[Sprite]) -> NDArray[np.uint8]:
         raise librsvg.RenderError(f"the board could not be drawn: {exc}") from exc
     atlas: NDArray[np.uint8] = np.frombuffer(pixels, np.uint8).reshape(image.height, image.width, 4)
     return atlas
-
-
-def _atlas_spots(sprites: list[Sprite]) -> Iterable[tuple[int, int]]:
-    """Where `_rasterise_all` put each sprite (the same walk)."""
-    x = y = row_height = 0
-    for sprite in sprites:
-        if x and x + sprite.width > _ATLAS_WIDTH:
-            x, y, row_height = 0, y + row_height, 0
-        yield x, y
-        x += sprite.width
-        row_height = max(row_height, sprite.height)
 
 
 def _colours(

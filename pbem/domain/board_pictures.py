@@ -233,10 +233,9 @@ def prune_soon() -> int:
     return prune()
 
 
-def prune(limit: int = 1000, keys: Sequence[str] | None = None) -> int:
-    """Delete up to `limit` pictures no pending email needs any more (among `keys` when given);
-    how many went. A row written meanwhile that names one waits for it and has it drawn again,
-    like any new row.
+def prune(limit: int = 1000) -> int:
+    """Delete up to `limit` pictures no pending email needs any more; how many went. A row
+    written meanwhile that names one waits for it and has it drawn again, like any new row.
 
     The picture task prunes every second or so (`prune_soon`), the sweep whatever is left.
     On PostgreSQL the table is vacuumed right after, at most every `VACUUM_SECONDS`: every
@@ -244,9 +243,8 @@ def prune(limit: int = 1000, keys: Sequence[str] | None = None) -> int:
     reused only once a VACUUM has seen it dead. Left to autovacuum (a minute apart at best, off
     on some servers) the table would grow by every picture drawn in between; vacuumed here, by
     a few seconds' pictures at most. Plain VACUUM blocks neither readers nor writers."""
-    query = _UNNEEDED if keys is None else _UNNEEDED.where(Picture.key.in_(list(keys)))
     with db.engine.connect() as conn:
-        gone = list(conn.execute(query, {"limit": limit}).scalars())
+        gone = list(conn.execute(_UNNEEDED, {"limit": limit}).scalars())
         if gone:
             conn.execute(delete(Picture).where(Picture.key.in_(gone)))
         conn.commit()
