@@ -16,13 +16,10 @@ from sqlalchemy.engine import make_url
 from pbem.config import SETTING_NAMES, Settings, embedded_secret, load_settings
 from pbem.extensions import db, migrate
 from pbem.pool import ping_when_idle
+from pbem.queues import BOTS_QUEUE, PICTURES_QUEUE
 from pbem.resources import migrations_dir, template_loader
 
 MIGRATIONS = migrations_dir()
-# The Celery queues of the render_pictures and play_bot tasks, each consumed by a worker of its
-# own (the Procfile's `picture` and `bot`); the default queue, "celery", takes the rest.
-PICTURES_QUEUE = "pictures"
-BOTS_QUEUE = "bots"
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:

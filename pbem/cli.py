@@ -1,5 +1,5 @@
 """The `pbem` command: serve, worker, beat, new-game, rotate-links, sweep, clock, mail-in, db,
-play."""
+play, and the operator's `admin` tools (`pbem.ops.admin_cli`)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     _game_commands(commands)
     _task_commands(commands)
     _process_commands(commands)
+    from pbem.ops import admin_cli
+
+    admin_cli.add_commands(commands, command_app)
     return parser
 
 
@@ -188,7 +191,7 @@ def _now_option(command: argparse.ArgumentParser, example: str) -> None:
     )
 
 
-def _app(overrides: dict[str, str] | None = None) -> Any:
+def command_app(overrides: dict[str, str] | None = None) -> Any:
     """The app of a command; `overrides` as `create_app` takes them."""
     from pbem.app import create_app
 
@@ -223,7 +226,7 @@ def _serve(args: argparse.Namespace) -> int:
     logging.getLogger("alembic").setLevel(logging.WARNING)
     given = os.environ.get("BASE_URL", "").strip()
     # Links in mail point at this server unless BASE_URL says otherwise.
-    app = _app(None if given else {"BASE_URL": served_address.url_for(args.host, args.port)})
+    app = command_app(None if given else {"BASE_URL": served_address.url_for(args.host, args.port)})
     config = app.config["PBEM"]
     if config.embedded_tasks:
         _serve_tasks(app, config)
@@ -357,7 +360,7 @@ def _new_game(args: argparse.Namespace) -> int:
         allowed = " or ".join(TIMEOUT_POLICIES)
         print(f"pbem new-game: --on-timeout takes {allowed}, not {policy!r}", file=sys.stderr)
         return 2
-    app = _app()
+    app = command_app()
     config = app.config["PBEM"]
     try:
         clock_text = service.get("clock") or config.clocks.default_clock
@@ -449,7 +452,7 @@ def _rotate(args: argparse.Namespace) -> int:
     if by_seat == (args.player is not None):
         print("pbem rotate-links: give GAME_ID SEAT, or --player EMAIL", file=sys.stderr)
         return 2
-    app = _app()
+    app = command_app()
     config = app.config["PBEM"]
     with app.app_context():
         try:
@@ -470,7 +473,7 @@ def _rotate(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    app = _app()
+    app = command_app()
     app.extensions["celery"].tasks["workers.tasks.sweep"]()
     return 0
 
@@ -505,7 +508,7 @@ def _run_once(name: str, run: Any, now: datetime | None) -> int:
     from pbem import dispatch
     from pbem.domain import bot_turns
 
-    app = _app()
+    app = command_app()
     with app.app_context():
         report = run(app.config["PBEM"], now=now)
         if report.outbox_ids and not dispatch.send_emails_later(report.outbox_ids):
@@ -542,7 +545,7 @@ def _mail_in(args: argparse.Namespace) -> int:
     while stdin.read(1 << 16):
         pass
     try:
-        app = _app()
+        app = command_app()
         with app.app_context():
             outcome = handle_message(app.config["PBEM"], raw, args.recipients)
     except (OperationalError, InterfaceError) as exc:

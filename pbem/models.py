@@ -368,3 +368,15 @@ class ClockRun(Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     last_run_at: Mapped[datetime]
+
+
+class WorkerHeartbeat(Model):
+    """A Celery worker's latest sign of life, written every `pbem.ops.heartbeats.INTERVAL_SECONDS`
+    by its main process; `/readyz` reads the newest per queue."""
+
+    __tablename__ = "worker_heartbeats"
+
+    worker: Mapped[str] = mapped_column(String(255), primary_key=True)  # Celery's hostname
+    queues: Mapped[str] = mapped_column(String(255))  # the queues it consumes, comma-separated
+    started_at: Mapped[datetime]
+    beat_at: Mapped[datetime]

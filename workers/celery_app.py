@@ -12,11 +12,14 @@ from celery.signals import worker_process_init
 
 from pbem.app import create_app
 from pbem.extensions import db
+from workers.heartbeat import heartbeat_step
 
 flask_app = create_app()
 celery: Celery = flask_app.extensions["celery"]
 # Beat keeps its schedule file in PBEM_VAR_DIR.
 flask_app.config["PBEM"].var_dir.mkdir(parents=True, exist_ok=True)
+# Every worker writes its heartbeat for /readyz (workers.heartbeat).
+celery.steps["worker"].add(heartbeat_step(flask_app))
 
 
 @worker_process_init.connect

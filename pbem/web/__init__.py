@@ -16,6 +16,7 @@ from pbem.web import (
     errors,
     game_actions,
     headers,
+    health,
     invite,
     limits,
     mail_settings,
@@ -43,6 +44,7 @@ BLUEPRINTS = (
     board_scripts,
     dashboard,
     site_files,
+    health,
 )
 
 

@@ -20,12 +20,17 @@ bp = Blueprint("site_files", __name__)
 MAX_AGE = 24 * 3600
 # Only this machine may read the embedded outbox (pbem.web.outbox); nothing to index there.
 LOCAL_ONLY = ("/outbox",)
+# What the operator's monitors read (pbem.web.health).
+OPERATOR_PATHS = ("/healthz", "/readyz", "/metrics")
 
 
 def robots_text() -> str:
     """Every path a crawler should leave alone, one `Disallow` line each; the rest is allowed."""
     lines = ["User-agent: *", "Allow: /"]
-    lines += [f"Disallow: {path}" for path in (*TOKEN_PREFIXES, *PRIVATE_PREFIXES, *LOCAL_ONLY)]
+    lines += [
+        f"Disallow: {path}"
+        for path in (*TOKEN_PREFIXES, *PRIVATE_PREFIXES, *LOCAL_ONLY, *OPERATOR_PATHS)
+    ]
     return "\n".join(lines) + "\n"
 
 

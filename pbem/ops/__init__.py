@@ -1,0 +1,1 @@
+"""Running the service: its health, its heartbeats, and the tools an operator uses."""
