@@ -15,6 +15,7 @@ from sqlalchemy.engine import make_url
 
 from pbem.config import SETTING_NAMES, Settings, embedded_secret, load_settings
 from pbem.extensions import db, migrate
+from pbem.ops import metrics
 from pbem.pool import ping_when_idle
 from pbem.queues import BOTS_QUEUE, PICTURES_QUEUE
 from pbem.resources import migrations_dir, template_loader
@@ -22,11 +23,14 @@ from pbem.resources import migrations_dir, template_loader
 MIGRATIONS = migrations_dir()
 
 
-def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
+def create_app(overrides: Mapping[str, Any] | None = None, role: str | None = None) -> Flask:
     """Build the app.
 
     `overrides` takes the setting names of `pbem.config` (DATABASE_URL, REDIS_URL, …; None unsets
-    one) on top of the environment, and any other key straight into Flask's config.
+    one) on top of the environment, and any other key straight into Flask's config. `role`, for
+    a long-running process of a deployment (the Procfile's `web`, or `worker` for every Celery
+    process), shares its counters with the host's other processes of that role
+    (`pbem.ops.metrics.setup`); a command's app counts alone.
     """
     overrides = dict(overrides or {})
     environ = dict(os.environ)
@@ -40,6 +44,8 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     settings = load_settings(environ)
     if settings.secret_key is None:
         settings = replace(settings, secret_key=embedded_secret(settings.var_dir))
+    if role is not None:
+        metrics.setup(settings, role)
 
     app = Flask("pbem", template_folder=None, static_folder=None)
     # The one template lookup, shared with the mail a worker renders (pbem.domain.outbox).

@@ -57,6 +57,11 @@ SETTING_NAMES = (
     "PBEM_DIGEST_HOUR",
     "PBEM_BOT_SECONDS",
     "PBEM_MAIL_AUTHSERV_ID",
+    "PBEM_METRICS_TOKEN",
+    "PBEM_METRICS_PORT",
+    "PBEM_METRICS_HOST",
+    "PBEM_METRICS_DIR",
+    "PBEM_LOG_FORMAT",
 )
 
 # Rate limits in the `limits` library's notation ("10 per hour", several joined by ";").
@@ -128,6 +133,26 @@ class MailSettings:
 
 
 @dataclass(frozen=True)
+class OpsSettings:
+    """What the operator's monitoring reads: metrics (`pbem.ops.metrics`) and the logs' shape."""
+
+    # The bearer token /metrics asks for; None: /metrics is not served (404).
+    metrics_token: str | None = None
+    # Where each worker host serves its processes' counters; None: not served.
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    # The processes of one host share their counters here (prometheus-client's multiprocess
+    # mode, a subfolder per role); None: each process counts alone (the embedded default).
+    metrics_dir: Path | None = None
+    log_format: str = "text"  # or json: one JSON object a line (pbem.logs)
+
+
+LOG_FORMATS = ("text", "json")
+# A token anyone could guess would open the figures to them.
+MIN_METRICS_TOKEN = 16
+
+
+@dataclass(frozen=True)
 class Settings:
     env: str
     database_url: str
@@ -149,6 +174,7 @@ class Settings:
     mail: MailSettings
     # How long a bot thinks about a move or a draw offer (pbem.bots), in seconds.
     bot_seconds: float = 2.0
+    ops: OpsSettings = OpsSettings()
 
     @property
     def embedded_tasks(self) -> bool:
@@ -218,6 +244,32 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         clocks=_clock_settings(get),
         mail=_mail_settings(get),
         bot_seconds=_bot_seconds(get("PBEM_BOT_SECONDS")),
+        ops=_ops_settings(get, var_dir, shared=get("REDIS_URL") is not None),
+    )
+
+
+def _ops_settings(get: Callable[[str], str | None], var_dir: Path, shared: bool) -> OpsSettings:
+    token = get("PBEM_METRICS_TOKEN")
+    if token is not None and len(token) < MIN_METRICS_TOKEN:
+        raise ConfigError(
+            f"PBEM_METRICS_TOKEN is {len(token)} characters long; give at least "
+            f'{MIN_METRICS_TOKEN} (python -c "import secrets; print(secrets.token_urlsafe(32))")'
+        )
+    port = get("PBEM_METRICS_PORT")
+    if port is not None and not (port.isdigit() and 0 < int(port) < 65536):
+        raise ConfigError(f"PBEM_METRICS_PORT={port!r} is not a TCP port (1 to 65535)")
+    log_format = (get("PBEM_LOG_FORMAT") or "text").lower()
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(f"PBEM_LOG_FORMAT={log_format!r} must be text or json")
+    folder = get("PBEM_METRICS_DIR")
+    # With workers (Redis), several processes count: they share a folder by default.
+    metrics_dir = Path(folder).absolute() if folder else (var_dir / "metrics" if shared else None)
+    return OpsSettings(
+        metrics_token=token,
+        metrics_port=int(port) if port else None,
+        metrics_host=get("PBEM_METRICS_HOST") or "127.0.0.1",
+        metrics_dir=metrics_dir,
+        log_format=log_format,
     )
 
 

@@ -13,13 +13,16 @@ from celery.signals import worker_process_init
 from pbem.app import create_app
 from pbem.extensions import db
 from workers.heartbeat import heartbeat_step
+from workers.metrics_server import metrics_step
 
-flask_app = create_app()
+flask_app = create_app(role="worker")
 celery: Celery = flask_app.extensions["celery"]
 # Beat keeps its schedule file in PBEM_VAR_DIR.
 flask_app.config["PBEM"].var_dir.mkdir(parents=True, exist_ok=True)
-# Every worker writes its heartbeat for /readyz (workers.heartbeat).
+# Every worker writes its heartbeat for /readyz (workers.heartbeat), and serves its host's
+# counters on PBEM_METRICS_PORT when no other process of the host does (workers.metrics_server).
 celery.steps["worker"].add(heartbeat_step(flask_app))
+celery.steps["worker"].add(metrics_step(flask_app))
 
 
 @worker_process_init.connect

@@ -35,6 +35,7 @@ from pbem.domain.turn_ending import PLAYING_COLUMNS, UPDATE_GAME, Applied, Playe
 from pbem.domain.views import GameFacts
 from pbem.extensions import db
 from pbem.models import APPLIED, PENDING, REJECTED, Game, Move, Submission, utcnow
+from pbem.ops import metrics
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +153,7 @@ def apply_submissions(config: Settings, submission_ids: Sequence[int]) -> Applie
         reason = "Another move was made for this turn first."
         db.session.connection().execute(_DECIDE_SUBMISSION, [_rejection(submission_ids[0], reason)])
         db.session.commit()
+        metrics.MOVES_REFUSED.labels("unknown", "conflict").inc()
         return Applied()
 
 
@@ -162,13 +164,15 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> Applied:
     playing: dict[str, Playing] = {}
     decided: list[dict[str, Any]] = []
     played: list[Played] = []
+    refused: list[tuple[str, str]] = []
     for row in rows:
         if row.submission_status != PENDING:
             continue
         game = playing.setdefault(row.id, Playing.locked(row))
         outcome = _decide(game, row)
-        if isinstance(outcome, str):
-            decided.append(_rejection(row.submission_id, outcome))
+        if isinstance(outcome, Refusal):
+            decided.append(_rejection(row.submission_id, outcome.message))
+            refused.append((game.engine, outcome.code))
             continue
         played.append(outcome)
         decided.append(_decision(row.submission_id, APPLIED, None, now))
@@ -180,10 +184,29 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> Applied:
     if decided:
         conn.execute(_DECIDE_SUBMISSION, decided)
     db.session.commit()
+    _count(played, refused, now)
     return applied
 
 
-def _decide(game: Playing, row: Any) -> Played | str:
+def _count(played: list[Played], refused: list[tuple[str, str]], now: datetime) -> None:
+    """What the batch committed, for the operator's figures (pbem.ops.metrics)."""
+    for p in played:
+        metrics.MOVES_APPLIED.labels(p.game.engine).inc()
+        waited = (now - p.submitted_at).total_seconds()
+        metrics.MOVE_APPLY_SECONDS.labels(p.game.engine).observe(max(0.0, waited))
+    for engine, code in refused:
+        metrics.MOVES_REFUSED.labels(engine, code).inc()
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a submission is refused: the words its player reads, the code the figures count."""
+
+    message: str
+    code: str
+
+
+def _decide(game: Playing, row: Any) -> Played | Refusal:
     """The move of submission `row` played in `game`, or why it is refused."""
     seat = row.submission_seat
     try:
@@ -192,16 +215,19 @@ def _decide(game: Playing, row: Any) -> Played | str:
         verdict = turns.may_act(game, sitter, row.submitted_at)
         try:
             turns.check_move(verdict, row.submission_ply, game.ply)
-        except OutOfTime:
-            return STORED_LATE
+        except OutOfTime as exc:
+            return Refusal(STORED_LATE, exc.code)
         # The sentence comes with the play: Move.words is stored without playing it twice.
         after, words = game.current().play_described(row.move)
-    except (ServiceError, games.MoveError) as exc:
-        return str(exc)
+    except ServiceError as exc:
+        return Refusal(str(exc), exc.code)
+    except games.MoveError as exc:
+        code = "invalid_move" if isinstance(exc, games.InvalidMove) else "illegal_move"
+        return Refusal(str(exc), code)
     except Exception:
         # An engine bug must not leave the submission pending for the sweep to retry forever.
         log.exception("engine error applying submission %s", row.submission_id)
-        return ENGINE_ERROR
+        return Refusal(ENGINE_ERROR, "engine_error")
     return Played(
         row.submission_id,
         GameFacts.at(game, after, game.ply + 1),

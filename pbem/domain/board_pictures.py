@@ -34,6 +34,7 @@ from pbem.domain import views
 from pbem.domain.names import display_names
 from pbem.extensions import db
 from pbem.models import PENDING, Game, OutboxMessage, Picture, Player, Seat, utcnow
+from pbem.ops import metrics
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,7 @@ class Rendered:
     ok: bool  # False: the rows go without a picture, `error` says why
     error: str | None = None
     seconds: float = 0.0  # CPU time this process spent drawing it
+    engine: str = "unknown"  # the game's, when it could be read
 
 
 # The last part of the key of a finished game's picture: the game as it ended. A game the
@@ -130,9 +132,10 @@ def render_all(keys: Sequence[str]) -> list[Rendered]:
         started = time.process_time()
         png: bytes | None = None
         alt = ""
+        engine = "unknown"
         error: str | None = None
         try:
-            png, alt = _draw(key)
+            png, alt, engine = _draw(key)
         except SQLAlchemyError:
             raise
         except pictures.RenderError as exc:
@@ -146,12 +149,16 @@ def render_all(keys: Sequence[str]) -> list[Rendered]:
         if error is not None:
             log.warning("picture %s: %s; its emails go without it", key, error)
         rows.append((key, png, alt, error[:ERROR_CHARS] if error else None))
-        out.append(Rendered(key, error is None, error, time.process_time() - started))
+        out.append(Rendered(key, error is None, error, time.process_time() - started, engine))
     if rows:
         with db.engine.connect() as conn:
             for row in rows:
                 _store(conn, *row)
             conn.commit()
+    for one in out:
+        metrics.PICTURES_DRAWN.labels(one.engine, "ok" if one.ok else "failed").inc()
+        if one.ok:
+            metrics.PICTURE_SECONDS.labels(one.engine).observe(one.seconds)
     return out
 
 
@@ -168,10 +175,10 @@ _NAMES = (
 )
 
 
-def _draw(key: str) -> tuple[bytes, str]:
-    """The PNG and alt text of the board after `ply` moves, from the key's side, the last turns
-    marked; the alt text names the players as everywhere else (`views.names`) and is the same
-    for every reader."""
+def _draw(key: str) -> tuple[bytes, str, str]:
+    """The PNG, alt text and engine of the board after `ply` moves, from the key's side, the
+    last turns marked; the alt text names the players as everywhere else (`views.names`) and is
+    the same for every reader."""
     game_id, ply, seat, over = parse_key(key)
     with db.engine.connect() as conn:
         game = conn.execute(_GAME, {"game_id": game_id}).one_or_none()
@@ -195,7 +202,7 @@ def _draw(key: str) -> tuple[bytes, str]:
         raise LookupError(f"game {game_id} has no position after {ply} moves")
     names = display_names(game.engine, chosen)
     png = pictures.board_png(game.engine, state, seat, names, game_id=game_id)
-    return png, pictures.alt_text(game.engine, state, None, names)
+    return png, pictures.alt_text(game.engine, state, None, names), game.engine
 
 
 def _store(conn: Connection, key: str, png: bytes | None, alt: str, error: str | None) -> None:

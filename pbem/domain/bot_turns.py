@@ -25,6 +25,7 @@ import hmac
 import json
 import logging
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -39,6 +40,7 @@ from pbem.domain.errors import ServiceError
 from pbem.domain.views import SeatInfo
 from pbem.extensions import db
 from pbem.models import PENDING, REJECTED, RUNNING, Game, Player, Seat, Submission, utcnow
+from pbem.ops import metrics
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +111,9 @@ def act(config: Settings, game_id: str) -> Acted:
     seat = infos[to_move]
     bot = bots.get(str(seat.played_by))
     seen = _seen(game, to_move)
+    started = time.monotonic()
     move = bot.choose(seen, rng_for(config.signing_key, game.id, game.ply, seen), budget(config))
+    metrics.BOT_SECONDS.labels(bot.kind).observe(time.monotonic() - started)
     pilot = bot.kind if seat.bot is None else None
     try:
         submission_id = moves.submit_move(seat, move, game.ply, by_bot=True, autopilot=pilot)

@@ -26,6 +26,7 @@ from pbem.domain.outbox import write_letters
 from pbem.domain.views import GAME_FACTS, GameFacts
 from pbem.extensions import db
 from pbem.models import FAILED, PENDING, SENT, Game, OutboxMessage, Picture, Player, utcnow
+from pbem.ops import metrics
 from pbem.pool import lost_connection
 
 log = logging.getLogger(__name__)
@@ -148,6 +149,9 @@ def _send_one(
     if lost is not None:
         conn.rollback()
         _record_sent_again(sent, lost)
+    metrics.EMAILS_SENT.labels(row.kind).inc()
+    if sent["without_picture"]:
+        metrics.EMAILS_WITHOUT_PICTURE.labels(row.kind).inc()
     return Delivery("sent"), []
 
 
@@ -232,6 +236,8 @@ def _failed_attempt(
         delivery = Delivery("retry", delay, error=error[:QUOTED_CHARS])
     conn.execute(_UPDATE_OUTBOX, {"outbox_id": row.id, **changes})
     conn.commit()
+    counter = metrics.EMAILS_FAILED if delivery.status == "failed" else metrics.EMAILS_DEFERRED
+    counter.labels(row.kind).inc()
     written: list[int] = []
     if permanent and refuses_recipient(exc):
         written += _mark_bouncing(conn, config, row, reason)

@@ -19,6 +19,7 @@ from sqlalchemy import Connection, bindparam, insert, select
 from pbem import mail, resources
 from pbem.config import Settings
 from pbem.models import PENDING, OutboxMessage, utcnow
+from pbem.ops import metrics
 
 
 class Thread(Protocol):
@@ -148,4 +149,9 @@ def write_letters(
                 "created_at": now,
             }
         )
-    return list(conn.execute(_INSERT_OUTBOX, rows).scalars())
+    ids = list(conn.execute(_INSERT_OUTBOX, rows).scalars())
+    # Counted when written: a transaction that rolls back afterwards (rare: the database's
+    # refusal) leaves a letter counted that was never queued.
+    for letter in letters:
+        metrics.EMAILS_QUEUED.labels(letter.kind).inc()
+    return ids

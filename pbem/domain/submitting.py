@@ -21,10 +21,11 @@ from sqlalchemy import Connection, bindparam, insert, select
 from pbem import games, links
 from pbem.domain import outcomes, turns
 from pbem.domain.access import check_claims
-from pbem.domain.errors import GameOver, MoveRefused, NotFound
+from pbem.domain.errors import GameOver, MoveRefused, NotFound, ServiceError
 from pbem.domain.names import display_names
 from pbem.extensions import db
 from pbem.models import CANCELLED, FINISHED, PENDING, Game, Player, Seat, Submission, utcnow
+from pbem.ops import metrics
 
 _SUBMIT_READ = (
     select(
@@ -77,6 +78,25 @@ def _submit(
     elif game is None:
         raise NotFound("There is no such seat.")
     assert game is not None
+    try:
+        submission_id = _checked_insert(conn, seat, game, move, ply, by_bot, autopilot)
+    except ServiceError as exc:
+        metrics.MOVES_REFUSED.labels(game.engine, exc.code).inc()
+        raise
+    metrics.MOVES_SUBMITTED.labels(game.engine).inc()
+    return submission_id
+
+
+def _checked_insert(
+    conn: Connection,
+    seat: links.SeatKey,
+    game: Any,
+    move: str,
+    ply: int,
+    by_bot: bool,
+    autopilot: str | None,
+) -> int:
+    """Steps 3 to 6 for the seat's row and its game's."""
     if game.status in (FINISHED, CANCELLED):
         raise game_over(conn, seat.game_id, game)
     now = utcnow()

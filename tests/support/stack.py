@@ -340,7 +340,7 @@ class Stack:
             return self.web
         argv = [
             _bin("gunicorn"),
-            "pbem.app:create_app()",
+            "pbem.app:create_app(role='web')",
             f"--bind={LOOPBACK}:{self.web_port}",
             f"--workers={self.web_workers}",
             f"--threads={self.web_threads}",
