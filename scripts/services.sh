@@ -62,4 +62,10 @@ if ! command -v faketime >/dev/null; then
     echo "services: installing faketime" >&2
     apt_install faketime
 fi
-echo "services: PostgreSQL, Redis, chromium, spamassassin, Java and faketime are ready" >&2
+# promtool checks the Prometheus alert rules of docs/monitoring and runs their unit tests
+# (tests/test_monitoring.py); Debian ships it with the prometheus package, which is not started.
+if ! command -v promtool >/dev/null; then
+    echo "services: installing prometheus (for promtool)" >&2
+    apt_install prometheus
+fi
+echo "services: PostgreSQL, Redis, chromium, spamassassin, Java, faketime and promtool are ready" >&2

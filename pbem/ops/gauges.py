@@ -52,12 +52,16 @@ class ServiceGauges(Collector):
         ):
             games.add_metric([engine, status], count)
         yield games
+        pending, first = connection.execute(
+            select(func.count(), func.min(Submission.created_at)).where(
+                Submission.status == PENDING
+            )
+        ).one()
+        yield _gauge("pbem_submissions_pending", "Moves stored and not applied yet", pending)
         yield _gauge(
-            "pbem_submissions_pending",
-            "Moves stored and not applied yet",
-            connection.execute(
-                select(func.count()).where(Submission.status == PENDING)
-            ).scalar_one(),
+            "pbem_oldest_pending_submission_seconds",
+            "Age of the oldest move stored and not applied (0 when none waits)",
+            self._age(first),
         )
         unsent, oldest = connection.execute(
             select(func.count(), func.min(OutboxMessage.created_at)).where(
