@@ -13,6 +13,7 @@ from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
+from pbem import logs
 from pbem.config import SETTING_NAMES, Settings, embedded_secret, load_settings
 from pbem.extensions import db, migrate
 from pbem.ops import metrics
@@ -46,6 +47,9 @@ def create_app(overrides: Mapping[str, Any] | None = None, role: str | None = No
         settings = replace(settings, secret_key=embedded_secret(settings.var_dir))
     if role is not None:
         metrics.setup(settings, role)
+    if role == "web":
+        # A Celery process's logs are set up when Celery asks (workers.log_context).
+        logs.configure(settings.ops.log_format, role)
 
     app = Flask("pbem", template_folder=None, static_folder=None)
     # The one template lookup, shared with the mail a worker renders (pbem.domain.outbox).

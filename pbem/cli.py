@@ -191,11 +191,14 @@ def _now_option(command: argparse.ArgumentParser, example: str) -> None:
     )
 
 
-def command_app(overrides: dict[str, str] | None = None) -> Any:
-    """The app of a command; `overrides` as `create_app` takes them."""
+def command_app(overrides: dict[str, str] | None = None, role: str = "cli") -> Any:
+    """The app of a command, its logs set up as `PBEM_LOG_FORMAT` says (`pbem.logs`);
+    `overrides` as `create_app` takes them."""
+    from pbem import logs
     from pbem.app import create_app
 
     app = create_app(overrides)
+    logs.configure(app.config["PBEM"].ops.log_format, role)
     if app.config["PBEM"].is_sqlite:
         # The embedded database upgrades itself; a shared one is upgraded by `pbem db upgrade`
         # (the Procfile's release step), once, before new code serves it.
@@ -222,11 +225,11 @@ def upgrade_if_behind(app: Any) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from pbem import served_address
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
     given = os.environ.get("BASE_URL", "").strip()
     # Links in mail point at this server unless BASE_URL says otherwise.
-    app = command_app(None if given else {"BASE_URL": served_address.url_for(args.host, args.port)})
+    app = command_app(
+        None if given else {"BASE_URL": served_address.url_for(args.host, args.port)}, "web"
+    )
     config = app.config["PBEM"]
     if config.embedded_tasks:
         _serve_tasks(app, config)

@@ -11,11 +11,24 @@ import logging
 import queue
 import threading
 from collections.abc import Iterable
+from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
 from flask import current_app
 
+from pbem import logs
+
 log = logging.getLogger(__name__)
+
+
+def _carry_request_id(headers: dict[str, Any] | None = None, **_: Any) -> None:
+    """The request id a task is queued under goes with it, for its logs (`pbem.logs`)."""
+    request_id = logs.current("request_id")
+    if headers is not None and request_id and logs.REQUEST_ID_HEADER not in headers:
+        headers[logs.REQUEST_ID_HEADER] = request_id
+
+
+signals.before_task_publish.connect(_carry_request_id, weak=False)
 
 
 def _celery() -> Celery:

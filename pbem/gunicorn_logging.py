@@ -2,16 +2,20 @@
 
 The access log writes each request's path and query, where links carry their token; the error
 log names the URI of a request that failed. Both keep a token's first characters only
-(`pbem.redact`).
+(`pbem.redact`). With `PBEM_LOG_FORMAT=json` both write one JSON object a line, as pbem's own
+logs do (`pbem.logs`), each access line with the request's id.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
-from pbem.redact import LOGGERS, MASK, install, redact
+from pbem import logs
+from pbem.config import ConfigError, load_settings
+from pbem.redact import LOGGERS, MASK, RedactingFilter, install, redact
 
 # Atoms that hold a URL or a credential: the request line, path, query, referrer, and the same
 # again as request headers and WSGI environ entries.
@@ -39,6 +43,19 @@ class MaskingLogger(Logger):  # type: ignore[misc]
         # gunicorn's error log, and the app's own loggers for the workers this process forks;
         # once each, though gunicorn sets its logger up again on every reload.
         install(self.error_log.name, *LOGGERS)
+        if _log_format() == "json":
+            for handler in [*self.error_log.handlers, *self.access_log.handlers]:
+                handler.setFormatter(logs.formatter("json", "web"))
+                handler.addFilter(logs.ContextFilter())
+                handler.addFilter(RedactingFilter())
+
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
+        # The request is over and its context gone: its id is in the answer's headers.
+        request_id = next(
+            (value for name, value in resp.headers if name.lower() == "x-request-id"), None
+        )
+        with logs.bound(request_id=request_id):
+            super().access(resp, req, environ, request_time)
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
@@ -56,3 +73,11 @@ class MaskingLogger(Logger):  # type: ignore[misc]
             if atoms.get(key):
                 atoms[key] = MASK
         return atoms
+
+
+def _log_format() -> str:
+    """PBEM_LOG_FORMAT as the app reads it (the app itself says what is wrong with a setting)."""
+    try:
+        return load_settings(os.environ).ops.log_format
+    except ConfigError:
+        return "text"

@@ -1,10 +1,13 @@
-"""Tokens out of the logs: a link's token is the key to a seat, so a log line keeps its first
-characters and drops the rest.
+"""Tokens and addresses out of the logs: a link's token is the key to a seat, so a log line
+keeps its first characters and drops the rest; an email address keeps its first character and
+its domain (which mail provider refuses is worth knowing; who is not).
 
 `redact(text)` masks the token in `/play/<token>`, `/invite/<token>`, `/me/<token>`,
-`/signin/<token>`, `/block/<token>`, `?token=…`, `Bearer …` and anything shaped like a token;
-`RedactingFilter` applies it to log records; `install()` puts it on pbem's logger and the
-development server's (werkzeug). gunicorn's logs are masked by `pbem.gunicorn_logging`.
+`/signin/<token>`, `/block/<token>`, `?token=…`, `Bearer …` and anything shaped like a token,
+and every email address (a reply address `play+<token>@…` with it); `RedactingFilter` applies
+it to log records. `pbem.logs` puts it on the handler of every process's logs; `install()` puts
+it on pbem's logger and the development server's (werkzeug) as well, and gunicorn's logs are
+masked by `pbem.gunicorn_logging`.
 """
 
 from __future__ import annotations
@@ -35,6 +38,14 @@ _BARE = re.compile(
 )
 
 
+# An address as logs quote it: no spaces, brackets, quotes or commas around its parts (a
+# password in a URL's user part goes the same way: `user:p…@host`).
+_NOT_IN_ADDRESS = r"\s<>()\[\]\\,;:\"'@/"
+_ADDRESS = re.compile(
+    rf"(?P<first>[^{_NOT_IN_ADDRESS}…])[^{_NOT_IN_ADDRESS}]*@(?P<domain>[\w-]+(?:\.[\w-]+)+)"
+)
+
+
 def _mask(match: re.Match[str]) -> str:
     token = match["token"]
     if len(token) <= KEEP:
@@ -43,8 +54,10 @@ def _mask(match: re.Match[str]) -> str:
 
 
 def redact(text: str) -> str:
-    """`text` with every token it carries cut to its first characters and "…"."""
-    return _BARE.sub(_mask, _PATTERN.sub(_mask, text))
+    """`text` with every token it carries cut to its first characters and "…", and every
+    address to its first character, "…" and its domain."""
+    masked = _BARE.sub(_mask, _PATTERN.sub(_mask, text))
+    return _ADDRESS.sub(r"\g<first>…@\g<domain>", masked) if "@" in masked else masked
 
 
 class RedactingFilter(logging.Filter):

@@ -12,11 +12,14 @@ from celery.signals import worker_process_init
 
 from pbem.app import create_app
 from pbem.extensions import db
+from workers import log_context
 from workers.heartbeat import heartbeat_step
 from workers.metrics_server import metrics_step
 
 flask_app = create_app(role="worker")
 celery: Celery = flask_app.extensions["celery"]
+# pbem's logs, not Celery's own set-up: the same shape as the web's, masked (workers.log_context).
+log_context.connect(flask_app.config["PBEM"])
 # Beat keeps its schedule file in PBEM_VAR_DIR.
 flask_app.config["PBEM"].var_dir.mkdir(parents=True, exist_ok=True)
 # Every worker writes its heartbeat for /readyz (workers.heartbeat), and serves its host's

@@ -35,6 +35,13 @@ def heartbeat_step(flask_app: Flask) -> type[bootsteps.StartStopStep]:
             # Read once, before any task runs: a task this process runs may route a message to
             # another queue, which Celery then declares here without consuming it.
             self.queues = consumed_queues(worker)
+            # What Celery's banner says, as a log line (the Procfile runs Celery --quiet).
+            log.info(
+                "worker %s: queues %s, concurrency %s",
+                worker.hostname,
+                ", ".join(self.queues),
+                worker.concurrency,
+            )
             self.beat(worker)
             self.timer_entry = worker.timer.call_repeatedly(
                 heartbeats.INTERVAL_SECONDS, self.beat, (worker,), priority=10

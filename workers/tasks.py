@@ -11,7 +11,7 @@ from celery_batches import Batches, SimpleRequest
 from flask import current_app
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
-from pbem import dispatch
+from pbem import dispatch, logs
 from pbem.domain import board_pictures, bot_turns, clock_task, delivery, digest, moves
 from pbem.domain import sweep as sweeping
 from pbem.extensions import db, settings
@@ -53,6 +53,12 @@ def apply_move(requests: list[SimpleRequest]) -> None:
     pending for `send_email` retries and the sweep.
     """
     submission_ids = [int(request.args[0]) for request in requests]
+    request_ids = {
+        int(request.args[0]): (getattr(request, "request_dict", None) or {}).get(
+            logs.REQUEST_ID_HEADER
+        )
+        for request in requests
+    }
     for attempt in range(1, DB_ATTEMPTS + 1):
         try:
             applied = _apply(submission_ids)
@@ -67,6 +73,16 @@ def apply_move(requests: list[SimpleRequest]) -> None:
                 )
                 return
             time.sleep(DB_RETRY_SECONDS * attempt)
+    for decided in applied.decided:
+        # One line a move, about its game, seat and submission, under the request that sent it.
+        request_id = request_ids.get(decided.submission_id)
+        with logs.bound(
+            game_id=decided.game_id,
+            seat=decided.seat,
+            submission_id=decided.submission_id,
+            **({"request_id": request_id} if request_id else {}),
+        ):
+            log.info("move for ply %d: %s", decided.ply, decided.result)
     dispatch.play_bots_later(applied.bot_games)
     send_now(applied.outbox_ids)
 

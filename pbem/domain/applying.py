@@ -31,7 +31,14 @@ from pbem import games
 from pbem.config import Settings
 from pbem.domain import clocks, turns
 from pbem.domain.errors import OutOfTime, ServiceError
-from pbem.domain.turn_ending import PLAYING_COLUMNS, UPDATE_GAME, Applied, Played, end_turns
+from pbem.domain.turn_ending import (
+    PLAYING_COLUMNS,
+    UPDATE_GAME,
+    Applied,
+    Decided,
+    Played,
+    end_turns,
+)
 from pbem.domain.views import GameFacts
 from pbem.extensions import db
 from pbem.models import APPLIED, PENDING, REJECTED, Game, Move, Submission, utcnow
@@ -165,17 +172,23 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> Applied:
     decided: list[dict[str, Any]] = []
     played: list[Played] = []
     refused: list[tuple[str, str]] = []
+    results: list[Decided] = []
     for row in rows:
         if row.submission_status != PENDING:
             continue
         game = playing.setdefault(row.id, Playing.locked(row))
+        ply = game.ply
         outcome = _decide(game, row)
         if isinstance(outcome, Refusal):
             decided.append(_rejection(row.submission_id, outcome.message))
             refused.append((game.engine, outcome.code))
+            results.append(
+                Decided(row.submission_id, game.id, row.submission_seat, ply, outcome.code)
+            )
             continue
         played.append(outcome)
         decided.append(_decision(row.submission_id, APPLIED, None, now))
+        results.append(Decided(row.submission_id, game.id, row.submission_seat, ply, APPLIED))
         game.play(outcome)
     applied = Applied()
     if played:
@@ -185,6 +198,7 @@ def _apply_batch(config: Settings, submission_ids: list[int]) -> Applied:
         conn.execute(_DECIDE_SUBMISSION, decided)
     db.session.commit()
     _count(played, refused, now)
+    applied.decided = results
     return applied
 
 

@@ -146,15 +146,32 @@ class SeatClock:
 
 
 @dataclass(frozen=True)
+class Decided:
+    """A submission a batch decided: `result` is "applied", or the refusal's code."""
+
+    submission_id: int
+    game_id: str
+    seat: int
+    ply: int
+    result: str
+
+
+@dataclass
 class Applied:
     """What applying a batch calls for next: the emails to send, and the games whose turn passed
-    to a seat a bot plays (pbem.domain.bot_turns), for the bot worker."""
+    to a seat a bot plays (pbem.domain.bot_turns), for the bot worker; and what it decided, for
+    the log."""
 
     outbox_ids: list[int] = field(default_factory=list)
     bot_games: list[str] = field(default_factory=list)
+    decided: list[Decided] = field(default_factory=list)
 
     def __add__(self, other: Applied) -> Applied:
-        return Applied(self.outbox_ids + other.outbox_ids, self.bot_games + other.bot_games)
+        return Applied(
+            self.outbox_ids + other.outbox_ids,
+            self.bot_games + other.bot_games,
+            self.decided + other.decided,
+        )
 
 
 class OnTheClock(Protocol):

@@ -10,8 +10,9 @@ from sqlalchemy import Engine, MetaData
 
 config = context.config
 
-# Keep the app's own loggers alive when migrations run inside a live process (pbem serve).
-if config.config_file_name is not None:
+# A pbem process has set up its logs already (pbem.logs: text or JSON, masked): alembic.ini's
+# are for alembic run by hand. The app's own loggers stay alive either way.
+if config.config_file_name is not None and not logging.getLogger().handlers:
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger("alembic.env")
 

@@ -24,6 +24,7 @@ from pbem.web import (
     outbox,
     play,
     ratelimits,
+    request_ids,
     rules,
     site_files,
     start,
@@ -51,6 +52,8 @@ BLUEPRINTS = (
 def init_app(app: Flask) -> None:
     """The request bounds, every blueprint, the refusals, the outage retry, the security
     headers, the rate limits and compression, in the order each needs."""
+    # First: every line a request logs carries its id.
+    request_ids.register(app)
     # Before the blueprints: their `<int:…>` rules take the bounded converter.
     limits.register(app)
     app.before_request(glossary.number_afresh)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import request
 
-from pbem import links
+from pbem import links, logs
 from pbem.domain import access
 from pbem.domain.errors import NotFound
 from pbem.extensions import db, settings
@@ -43,6 +43,8 @@ def claims_for(game_id: str | None = None, token: str | None = None) -> links.Li
     claims = access.read_claims(settings(), token, links.SEAT)
     if game_id is not None and claims.game_id != game_id:
         raise links.WrongLink("This link belongs to another game.")
+    # Undone with the request's id at its end (pbem.web.request_ids).
+    logs.bind(game_id=claims.game_id, seat=claims.seat)
     return claims
 
 
