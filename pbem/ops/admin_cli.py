@@ -19,14 +19,16 @@ from typing import Any
 
 from flask import Flask
 
-from pbem.ops import failed_mail, stats, stuck
+from pbem.ops import backups, failed_mail, stats, stuck
 
 # How old undone work must be to count as stuck, by default: five sweeps of the default period.
 STUCK_SECONDS = 150
 
 
 def add_commands(commands: Any, app_factory: Callable[[], Flask]) -> None:
-    """Add `admin` and its subcommands to the `pbem` command's subparsers."""
+    """Add `backup`, `restore`, and `admin` with its subcommands, to the `pbem` command's
+    subparsers."""
+    _backup_commands(commands, app_factory)
     admin = commands.add_parser(
         "admin",
         help="the operator's tools: failed mail, stuck games, figures",
@@ -210,4 +212,72 @@ def _stats(app: Flask, args: argparse.Namespace) -> int:
     print(f"board pictures stored: {figures.pictures_stored}")
     clock = figures.clock_last_run_seconds
     print(f"clock task: {'never ran' if clock is None else f'ran {clock:.0f} s ago'}")
+    return 0
+
+
+def _backup_commands(commands: Any, app_factory: Callable[[], Flask]) -> None:
+    save = commands.add_parser(
+        "backup",
+        help="write the whole database to FILE, while the service runs",
+        description="Write the whole database to FILE: SQLite's online backup, or pg_dump's "
+        "custom format for PostgreSQL (pg_dump must be installed). The service keeps running.",
+    )
+    save.add_argument("file", metavar="FILE")
+    save.set_defaults(run=_with_app(app_factory, _backup))
+    load = commands.add_parser(
+        "restore",
+        help="put a backup into an empty database, withdraw every link and email fresh ones",
+        description="Put the backup in FILE into the database (an empty one, or over this one "
+        "with --replace; stop the service first), bring it to this code's migrations, "
+        "withdraw every link and email each player a fresh one. What happened after the "
+        "backup is lost.",
+    )
+    load.add_argument("file", metavar="FILE")
+    load.add_argument("--replace", action="store_true", help="overwrite the database that is there")
+    load.set_defaults(run=_restore)
+
+
+def _backup(app: Flask, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pbem.extensions import db
+
+    try:
+        written = backups.backup(app.config["PBEM"], db.engine, Path(args.file))
+    except (backups.BackupError, OSError) as exc:
+        print(f"pbem backup: {exc}", file=sys.stderr)
+        return 2
+    print(f"backup written to {written.path} ({written.size} bytes)")
+    print(f"restore it with: pbem restore {written.path}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    """Not through `app_factory`: that upgrades an embedded database, which would make the
+    empty one it restores into not empty."""
+    from pathlib import Path
+
+    from flask_migrate import upgrade
+
+    from pbem import dispatch, logs
+    from pbem.app import create_app
+    from pbem.extensions import db
+
+    app = create_app()
+    config = app.config["PBEM"]
+    logs.configure(config.ops.log_format, "cli")
+    with app.app_context():
+        try:
+            backups.restore(config, db.engine, Path(args.file), args.replace)
+        except (backups.BackupError, OSError) as exc:
+            print(f"pbem restore: {exc}", file=sys.stderr)
+            return 2
+        upgrade()
+        last = backups.last_activity()
+        outbox_ids = backups.renew_links(config, last)
+        queued = dispatch.send_emails_later(outbox_ids)
+    print(f"restored from {args.file}; the last move it holds was made {_when(last)}")
+    print(f"every link withdrawn; {len(outbox_ids)} players emailed a fresh one")
+    if not queued:
+        print("the mail queue is unreachable; the sweep will send those emails", file=sys.stderr)
     return 0
