@@ -107,6 +107,9 @@ class Player(Model):
     # it until the player signs in again or proves the address works.
     bounced_at: Mapped[datetime | None]
     bounce_reason: Mapped[str | None] = mapped_column(Text)
+    # Erased at the player's request (pbem.ops.player_data): no address, no name, no links; the
+    # row stays for the games the others still read, where it is "a former player".
+    erased_at: Mapped[datetime | None]
 
     @property
     def address(self) -> str:
@@ -380,3 +383,13 @@ class WorkerHeartbeat(Model):
     queues: Mapped[str] = mapped_column(String(255))  # the queues it consumes, comma-separated
     started_at: Mapped[datetime]
     beat_at: Mapped[datetime]
+
+
+class ErasedAddress(Model):
+    """A keyed hash of an erased player's address: it is not invited again unless its owner
+    asks (`pbem admin player unblock`)."""
+
+    __tablename__ = "erased_addresses"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    erased_at: Mapped[datetime]

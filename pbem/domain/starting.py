@@ -19,6 +19,7 @@ from pbem.domain import bot_seats, clocks, letters, setup_checks, turn_ending, t
 from pbem.domain.access import check_claims
 from pbem.domain.addresses import normalise_address
 from pbem.domain.clocks import Clock
+from pbem.domain.erased import erased
 from pbem.domain.errors import NotFound, SetupError
 from pbem.domain.names import SOMEONE, display_names, optional_name
 from pbem.domain.outbox import last_message_ids, write_letters
@@ -126,7 +127,7 @@ def _create(
     title: str | None,
     timeout_policy: str,
 ) -> CreatedGame:
-    seated = _seat_players(entries, named)
+    seated = _seat_players(config, entries, named)
     now = utcnow()
     game_id = new_game_id()
     game = Game(
@@ -164,12 +165,14 @@ def _create(
     return _first_mail(config, game, seats, mine, started_by, now)
 
 
-def _seat_players(entries: list[bot_seats.Entry], named: Mapping[str, str | None]) -> list[Player]:
+def _seat_players(
+    config: Settings, entries: list[bot_seats.Entry], named: Mapping[str, str | None]
+) -> list[Player]:
     """The player of each entry, in order: people by address (new ones added to the session,
     named as the organiser named them until they choose), bots by kind. SetupError when an
     address asked never to be emailed."""
     addresses = [entry.address for entry in entries if entry.address is not None]
-    players = _players(addresses)
+    players = _players(config, addresses)
     bots_of = bot_seats.bot_players([entry.bot for entry in entries if entry.bot is not None])
     blocked = sorted({a for a in addresses if players[a].blocked_at is not None})
     if blocked:
@@ -226,15 +229,18 @@ def _first_mail(
     return CreatedGame(game_id, outbox_ids)
 
 
-def _players(addresses: Sequence[str]) -> dict[str, Player]:
-    """The players of these addresses, new ones added to the session (one query in all)."""
+def _players(config: Settings, addresses: Sequence[str]) -> dict[str, Player]:
+    """The players of these addresses, new ones added to the session (one query in all); an
+    address whose player was erased comes back as one who asked never to be emailed."""
     wanted = set(addresses)
     found = {
         player.address: player
         for player in db.session.execute(select(Player).where(Player.email.in_(wanted))).scalars()
     }
-    for email in sorted(wanted - found.keys()):
-        found[email] = Player(email=email)
+    new = sorted(wanted - found.keys())
+    forgotten = erased(config, new)
+    for email in new:
+        found[email] = Player(email=email, blocked_at=utcnow() if email in forgotten else None)
         db.session.add(found[email])
     return found
 
@@ -516,7 +522,7 @@ def reinvite(
     except (SetupError, NotFound, links.LinkError):
         db.session.rollback()
         raise
-    player = _players([address])[address]
+    player = _players(config, [address])[address]
     if player.blocked_at is not None:
         db.session.rollback()
         raise SetupError(f"{address} asked pbem never to email them: invite someone else.")

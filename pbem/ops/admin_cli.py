@@ -19,7 +19,7 @@ from typing import Any
 
 from flask import Flask
 
-from pbem.ops import backups, failed_mail, stats, stuck
+from pbem.ops import backups, failed_mail, player_data, stats, stuck
 
 # How old undone work must be to count as stuck, by default: five sweeps of the default period.
 STUCK_SECONDS = 150
@@ -75,6 +75,95 @@ def add_commands(commands: Any, app_factory: Callable[[], Flask]) -> None:
     figures = areas.add_parser("stats", help="games, players, moves and mail in figures")
     _json_option(figures)
     figures.set_defaults(run=_with_app(app_factory, _stats))
+    _player_commands(areas, app_factory)
+
+
+def _player_commands(areas: Any, app_factory: Callable[[], Flask]) -> None:
+    player = areas.add_parser("player", help="a player's data: export, erase").add_subparsers(
+        dest="action", required=True, metavar="ACTION"
+    )
+    export = player.add_parser(
+        "export",
+        help="everything stored about a player, as JSON (their games as their seat sees them)",
+    )
+    export.add_argument("email", metavar="EMAIL")
+    export.add_argument(
+        "--output", metavar="FILE", help="write it to FILE (default: standard output)"
+    )
+    export.set_defaults(run=_with_app(app_factory, _player_export))
+    erase = player.add_parser(
+        "erase",
+        help="erase a player: running games resigned, unstarted ones cancelled, address and "
+        "name removed everywhere, links withdrawn",
+    )
+    erase.add_argument("email", metavar="EMAIL")
+    erase.add_argument("--yes", action="store_true", help="really erase (it cannot be undone)")
+    _json_option(erase)
+    erase.set_defaults(run=_with_app(app_factory, _player_erase))
+    unblock = player.add_parser(
+        "unblock",
+        help="an erased player (or one who asked never to be emailed) asks to be invited again",
+    )
+    unblock.add_argument("email", metavar="EMAIL")
+    unblock.set_defaults(run=_with_app(app_factory, _player_unblock))
+
+
+def _player_export(app: Flask, args: argparse.Namespace) -> int:
+    from pbem.domain.errors import ServiceError
+    from pbem.models import utcnow
+
+    try:
+        data = player_data.export(app.config["PBEM"], args.email, utcnow())
+    except ServiceError as exc:
+        print(f"pbem admin player export: {exc.message}", file=sys.stderr)
+        return 2
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(text)
+        print(f"written to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _player_erase(app: Flask, args: argparse.Namespace) -> int:
+    from pbem import dispatch
+    from pbem.domain.errors import ServiceError
+    from pbem.models import utcnow
+
+    if not args.yes:
+        print(
+            f"pbem admin player erase: this cannot be undone; give --yes to erase {args.email}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        done = player_data.erase(app.config["PBEM"], args.email, utcnow())
+    except ServiceError as exc:
+        print(f"pbem admin player erase: {exc.message}", file=sys.stderr)
+        return 2
+    dispatch.send_emails_later(done.outbox_ids)
+    if args.json:
+        _print_json(asdict(done))
+        return 0
+    print(
+        f"{args.email} erased: resigned {len(done.resigned)} running games, cancelled "
+        f"{len(done.cancelled)} not started; their address is kept only as a hash"
+    )
+    return 0
+
+
+def _player_unblock(app: Flask, args: argparse.Namespace) -> int:
+    from pbem.domain.errors import ServiceError
+
+    try:
+        was = player_data.unblock(app.config["PBEM"], args.email)
+    except ServiceError as exc:
+        print(f"pbem admin player unblock: {exc.message}", file=sys.stderr)
+        return 2
+    print(f"{args.email} may be invited again" + ("" if was else " (it was not erased)"))
+    return 0
 
 
 def _json_option(parser: argparse.ArgumentParser) -> None:

@@ -15,6 +15,7 @@ browser by `pbem/static/clock.js` the first time the page is seen without one).
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,6 +33,7 @@ from pbem.domain.errors import ServiceError, SetupError
 from pbem.domain.names import MAX_LENGTH as NAME_LENGTH
 from pbem.extensions import settings
 from pbem.models import DIGEST, EVERY_TURN, NO_TURN_MAIL, Player, utcnow
+from pbem.ops import player_data
 from pbem.web import ratelimits
 from pbem.web.access import blocking_player_for, player_for, signin_player_for
 from pbem.web.errors import refusal
@@ -87,6 +89,17 @@ def _dashboard(player: Player, token: str, **context: object) -> str:
         autopilot_choices=AUTOPILOT_CHOICES,
         **context,
     )
+
+
+@bp.get("/me/<token>/data")
+def my_data(token: str) -> Response:
+    """Everything stored about the player (pbem.ops.player_data), as a JSON download; a GET
+    that changes nothing."""
+    player = player_for(token)
+    body = json.dumps(player_data.export_of(player, utcnow()), indent=2, ensure_ascii=False)
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = 'attachment; filename="pbem-data.json"'
+    return response
 
 
 @bp.post("/me/<token>/autopilot")
