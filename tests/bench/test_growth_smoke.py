@@ -9,9 +9,13 @@ import sys
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from tests.support.needs import missing
 from tests.support.pg import admin_url, libpq_url, server_available
+
+# A benchmark's run end to end, not a check of pbem's behaviour: the audit tier's.
+pytestmark = pytest.mark.audit
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = (

@@ -4,7 +4,6 @@ every link withdrawn and mailed afresh, and every game played on from there to i
 
 from __future__ import annotations
 
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ from pbem.models import Game
 from tests.conftest import make_app
 from tests.support.flow import GameFlow
 from tests.support.pg import TempDatabase
-from tests.support.procs import REPO, VENV_BIN
+from tests.support.procs import VENV_BIN, run
 from tests.support.restored import fresh_letters, play_to_end, seat_links
 from tests.support.stack import Stack
 
@@ -59,7 +58,7 @@ def test_a_backup_under_load_restores_and_every_game_plays_on(
     }
     for name in ("REDIS_URL", "SMTP_URL"):
         env.pop(name)
-    restored = _run(env, "restore", str(backup))
+    restored = run([str(VENV_BIN / "pbem"), "restore", str(backup)], env)
     assert restored.returncode == 0, restored.stderr
     assert "players emailed a fresh one" in restored.stdout
 
@@ -80,15 +79,3 @@ def test_a_backup_under_load_restores_and_every_game_plays_on(
         assert list(finished) == ["finished"] * len(ids)
         db.session.remove()
         db.engine.dispose()
-
-
-def _run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(VENV_BIN / "pbem"), *argv],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )

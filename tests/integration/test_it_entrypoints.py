@@ -6,7 +6,6 @@ and any other command runs as given."""
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 
 from tests.support.http import Http
 from tests.support.pg import TempDatabase
-from tests.support.procs import LOOPBACK, REPO, VENV_BIN, Proc, free_port, wait_until
+from tests.support.procs import LOOPBACK, REPO, VENV_BIN, Proc, free_port, run, wait_until
 from tests.support.stack import Stack
 
 pytestmark = [pytest.mark.integration, pytest.mark.audit, pytest.mark.timeout(300)]
@@ -48,15 +47,7 @@ def env(stack: Stack, tmp_path: Path) -> Iterator[dict[str, str]]:
 def test_the_procfiles_processes_by_name_make_a_ready_service(
     env: dict[str, str], tmp_path: Path
 ) -> None:
-    release = subprocess.run(
-        [str(ENTRYPOINT), "release"],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    release = run([str(ENTRYPOINT), "release"], env)
     assert release.returncode == 0, release.stdout + release.stderr
     procs = [
         Proc(f"entry-{name}", [str(ENTRYPOINT), name], env=env, log_dir=tmp_path).start()
@@ -74,15 +65,7 @@ def test_the_procfiles_processes_by_name_make_a_ready_service(
         for queue in ("celery", "pictures", "bots"):
             assert ready["checks"][f"worker:{queue}"]["ok"]
         # Any other command runs as given.
-        stats = subprocess.run(
-            [str(ENTRYPOINT), "pbem", "admin", "stats", "--json"],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        stats = run([str(ENTRYPOINT), "pbem", "admin", "stats", "--json"], env, timeout=60)
         assert stats.returncode == 0, stats.stderr
         assert json.loads(stats.stdout)["games"] == {}
     finally:

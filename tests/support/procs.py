@@ -34,6 +34,21 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def run(
+    argv: Sequence[str], env: Mapping[str, str], timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """A command run to its end from the repository, its output kept as text."""
+    return subprocess.run(
+        list(argv),
+        cwd=REPO,
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 def port_open(port: int, host: str = LOOPBACK) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.settimeout(0.5)
