@@ -102,12 +102,12 @@ def test_a_moves_email_arrives_with_the_board_drawn_by_the_picture_worker(
     # applies moves, which does not consume it.
     assert stack.picture_worker is not None
     log = stack.picture_worker.log_tail(200_000)
-    assert (
-        "pictures: drew 1 (0 failed)" in log and ".> pictures " in log and ".> celery " not in log
-    )
+    # Each worker names the queues it takes at start (workers.heartbeat).
+    assert "pictures: drew 1 (0 failed)" in log and ": queues pictures, concurrency" in log
     for worker in stack.workers.values():
         log = worker.log_tail(500_000)
-        assert "pictures: drew" not in log and ".> pictures " not in log
+        assert "pictures: drew" not in log and ": queues celery, concurrency" in log
+        assert "queues pictures" not in log
 
 
 def test_without_the_picture_worker_the_email_goes_without_the_board_once_its_wait_is_over(
