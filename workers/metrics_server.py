@@ -1,8 +1,8 @@
 """A worker host's figures for Prometheus: the counters of its worker processes (shared through
 `PBEM_METRICS_DIR`, `pbem.ops.metrics`) served on `PBEM_METRICS_HOST:PBEM_METRICS_PORT` by a
-bootstep of a worker's main process. The host's Celery processes (worker, picture, bot, beat)
-each try the port: the first to bind it serves them all, and the others try again every 30
-seconds, so that one of them takes over when that process stops."""
+bootstep of a worker's main process. The host's Celery workers (the Procfile's worker, picture
+and bot) each try the port: the first to bind it serves them all, and the others try again every
+30 seconds, so that one of them takes over when that process stops."""
 
 from __future__ import annotations
 

@@ -33,53 +33,49 @@ _APPLY_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 
 _PICTURE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 _BOT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 
-MOVES_SUBMITTED = Counter(
-    "pbem_moves_submitted", "Moves stored for a worker to apply", ["engine"], registry=None
-)
-MOVES_APPLIED = Counter("pbem_moves_applied", "Moves applied", ["engine"], registry=None)
-MOVES_REFUSED = Counter(
+
+def _counter(name: str, documentation: str, *labels: str) -> Counter:
+    # In no registry of prometheus-client's own: `process_registry` says where they are read.
+    return Counter(name, documentation, list(labels), registry=None)
+
+
+def _histogram(name: str, documentation: str, buckets: tuple[float, ...], label: str) -> Histogram:
+    return Histogram(name, documentation, [label], buckets=buckets, registry=None)
+
+
+MOVES_SUBMITTED = _counter("pbem_moves_submitted", "Moves stored for a worker to apply", "engine")
+MOVES_APPLIED = _counter("pbem_moves_applied", "Moves applied", "engine")
+MOVES_REFUSED = _counter(
     "pbem_moves_refused",
     "Moves refused, when sent (the answer's error code) or when applied (a later check)",
-    ["engine", "reason"],
-    registry=None,
+    "engine",
+    "reason",
 )
-MOVE_APPLY_SECONDS = Histogram(
+MOVE_APPLY_SECONDS = _histogram(
     "pbem_move_apply_seconds",
     "From a move's submission to its application",
-    ["engine"],
-    buckets=_APPLY_BUCKETS,
-    registry=None,
+    _APPLY_BUCKETS,
+    "engine",
 )
-EMAILS_QUEUED = Counter(
-    "pbem_emails_queued", "Emails written to the outbox", ["kind"], registry=None
+EMAILS_QUEUED = _counter("pbem_emails_queued", "Emails written to the outbox", "kind")
+EMAILS_SENT = _counter("pbem_emails_sent", "Emails the mail server took", "kind")
+EMAILS_DEFERRED = _counter(
+    "pbem_emails_deferred", "Attempts that failed and will be tried again", "kind"
 )
-EMAILS_SENT = Counter("pbem_emails_sent", "Emails the mail server took", ["kind"], registry=None)
-EMAILS_DEFERRED = Counter(
-    "pbem_emails_deferred", "Attempts that failed and will be tried again", ["kind"], registry=None
-)
-EMAILS_FAILED = Counter("pbem_emails_failed", "Emails given up on", ["kind"], registry=None)
-EMAILS_WITHOUT_PICTURE = Counter(
+EMAILS_FAILED = _counter("pbem_emails_failed", "Emails given up on", "kind")
+EMAILS_WITHOUT_PICTURE = _counter(
     "pbem_emails_without_picture",
     "Emails sent without the board picture they were to carry",
-    ["kind"],
-    registry=None,
+    "kind",
 )
-PICTURES_DRAWN = Counter(
-    "pbem_pictures_drawn", "Board pictures drawn for mail", ["engine", "result"], registry=None
+PICTURES_DRAWN = _counter(
+    "pbem_pictures_drawn", "Board pictures drawn for mail", "engine", "result"
 )
-PICTURE_SECONDS = Histogram(
-    "pbem_picture_seconds",
-    "CPU time to draw one board picture",
-    ["engine"],
-    buckets=_PICTURE_BUCKETS,
-    registry=None,
+PICTURE_SECONDS = _histogram(
+    "pbem_picture_seconds", "CPU time to draw one board picture", _PICTURE_BUCKETS, "engine"
 )
-BOT_SECONDS = Histogram(
-    "pbem_bot_seconds",
-    "A bot's time to decide a move or a draw offer",
-    ["bot"],
-    buckets=_BOT_BUCKETS,
-    registry=None,
+BOT_SECONDS = _histogram(
+    "pbem_bot_seconds", "A bot's time to decide a move or a draw offer", _BOT_BUCKETS, "bot"
 )
 # What this process counts: served from here when it counts alone (`process_collectors`).
 PROCESS_METRICS: tuple[Collector, ...] = (
