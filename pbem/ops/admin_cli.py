@@ -1,10 +1,16 @@
-"""`pbem admin …`: the operator's tools, each answering in words or, with `--json`, as JSON.
+"""The operator's commands: `pbem backup`, `pbem restore` and `pbem admin …`, each of the
+admin tools answering in words or, with `--json`, as JSON.
 
+pbem backup FILE                        the whole database into FILE, while it runs
+pbem restore FILE [--replace]           FILE into an empty database; every link renewed
 pbem admin mail failed [--limit N]      the emails given up on, and why
 pbem admin mail resend ID               send one email again, as the same message
 pbem admin games stuck [--older-than S] work the workers, beat or the queue left undone
                                         (exits 1 when anything is stuck, for a cron job)
 pbem admin stats                        the service in figures
+pbem admin player export EMAIL          everything stored about a player, as JSON
+pbem admin player erase EMAIL --yes     erase a player (their games resigned or cancelled)
+pbem admin player unblock EMAIL         an erased player asks to be invited again
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ def add_commands(commands: Any, app_factory: Callable[[], Flask]) -> None:
     _backup_commands(commands, app_factory)
     admin = commands.add_parser(
         "admin",
-        help="the operator's tools: failed mail, stuck games, figures",
+        help="the operator's tools: failed mail, stuck games, figures, players' data",
         description="The operator's tools. Each answers in words, or as JSON with --json.",
     )
     areas = admin.add_subparsers(dest="area", required=True, metavar="AREA")
