@@ -64,6 +64,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+import psycopg  # noqa: E402
+
 from bench.smtp_sink import Sink, read_mail  # noqa: E402
 from pbem import games  # noqa: E402
 from tests.integration.picture_stack import PictureStack  # noqa: E402
@@ -255,6 +257,9 @@ class Stats:
     game_ids: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     accepted_submissions: int = 0
+    # 503s answered with Retry-After (the database away) and asked again after it, as a player
+    # would: a move sent again, a page read again.
+    retried_after_503: int = 0
     # How late the driver's own loop wakes up: what of the latencies above is the benchmark's.
     loop_lag: list[float] = field(default_factory=list)
 
@@ -397,7 +402,7 @@ class Slot:
         stats = self.bench.stats
         body = json.dumps({"move": move, "ply": ply}).encode()
         started = time.time()
-        status, _, data = await self.client.request(
+        status, _, data = await self.patiently(
             "POST",
             f"/api/games/{game_id}/moves",
             body,
@@ -443,8 +448,21 @@ class Slot:
             if state["status"] != "applied":
                 raise RuntimeError(f"{game_id}: submission {submission} was {state}")
 
+    async def patiently(
+        self, method: str, path: str, body: bytes = b"", headers: str = ""
+    ) -> tuple[int, dict[str, str], bytes]:
+        """The request, sent again after each 503's Retry-After (the service says nothing was
+        recorded and to try again: a database restart takes seconds), up to a minute."""
+        deadline = time.monotonic() + 60.0
+        while True:
+            status, found, data = await self.client.request(method, path, body, headers)
+            if status != 503 or time.monotonic() > deadline:
+                return status, found, data
+            self.bench.stats.retried_after_503 += 1
+            await asyncio.sleep(float(found.get("retry-after", "1")))
+
     async def get_json(self, path: str, headers: str) -> Any:
-        status, _, data = await self.client.request("GET", path, headers=headers)
+        status, _, data = await self.patiently("GET", path, headers=headers)
         if status != 200:
             raise RuntimeError(f"GET {path} answered {status}: {data[:200]!r}")
         return json.loads(data)
@@ -455,21 +473,30 @@ class Slot:
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
+def _stat(pid: str) -> tuple[str, int, float] | None:
+    """A process's name, group and CPU seconds (user + system) so far; None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            raw = fh.read()
+    except OSError:
+        return None
+    comm = raw[raw.index("(") + 1 : raw.rindex(")")]
+    fields = raw[raw.rindex(")") + 2 :].split()
+    return comm, int(fields[2]), (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def process_cpu(pid: int) -> float | None:
+    found = _stat(str(pid))
+    return None if found is None else found[2]
+
+
 def cpu_by_group() -> dict[str, float]:
     """CPU seconds (user + system) used so far, by process group / program name."""
     totals: defaultdict[str, float] = defaultdict(float)
     for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or (found := _stat(entry.name)) is None:
             continue
-        try:
-            with open(f"/proc/{entry.name}/stat") as fh:
-                raw = fh.read()
-        except OSError:
-            continue
-        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
-        fields = raw[raw.rindex(")") + 2 :].split()
-        pgid = int(fields[2])
-        used = (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+        comm, pgid, used = found
         totals[f"pgid:{pgid}"] += used
         totals[f"comm:{comm}"] += used
         totals[f"pid:{entry.name}"] += used
@@ -513,6 +540,8 @@ class Bench:
         self.time_up_at: float | None = None
         # PostgreSQL backends that served this run's database (other users share the server).
         self.backends: set[int] = set()
+        # Their CPU seconds when last seen (watch_backends).
+        self.backend_cpu: dict[int, float] = {}
         self.watching = threading.Event()
 
     def budget_left(self) -> bool:
@@ -593,7 +622,8 @@ class Bench:
                 key = f"pgid:{proc.pid}"
                 cpu[name] = cpu_after.get(key, 0.0) - cpu_before.get(key, 0.0)
         cpu["postgres (this database's backends)"] = sum(
-            cpu_after.get(f"pid:{pid}", 0.0) - cpu_before.get(f"pid:{pid}", 0.0)
+            cpu_after.get(f"pid:{pid}", self.backend_cpu.get(pid, 0.0))
+            - cpu_before.get(f"pid:{pid}", 0.0)
             for pid in self.backends
         )
         cpu["bench driver + SMTP sink"] = (self_after.user + self_after.system) - (
@@ -617,6 +647,7 @@ class Bench:
             "driver_lag_p50_ms": pct(stats.loop_lag, 50) * 1000,
             "driver_lag_p99_ms": pct(stats.loop_lag, 99) * 1000,
             "refused": dict(stats.refused),
+            "retried_after_503": stats.retried_after_503,
             "errors": stats.errors[:10],
             "cpu_seconds": cpu,
             "cpu_ms_per_move": {k: 1000 * v / moves for k, v in cpu.items()} if moves else {},
@@ -694,15 +725,26 @@ class Bench:
             self.stats.loop_lag.append(max(0.0, time.monotonic() - due))
 
     def watch_backends(self) -> None:
-        # One connection for the whole run, left out of the set: a fresh one per look started a
-        # backend a second, and counted its start-up as the service's PostgreSQL time.
-        with self.stack.db.connect() as conn:
-            query = (
-                "select pid from pg_stat_activity "
-                "where datname = current_database() and pid <> pg_backend_pid()"
-            )
-            while True:
-                self.backends.update(pid for (pid,) in conn.execute(query).fetchall())
+        """Every second, the backends serving this run's database and the CPU each has used so
+        far, so that one that ends (a restart ends them all) still counts. One connection, left
+        out of the set (a fresh one per look started a backend a second, and counted its start-up
+        as the service's PostgreSQL time), opened again when PostgreSQL restarts."""
+        query = (
+            "select pid from pg_stat_activity "
+            "where datname = current_database() and pid <> pg_backend_pid()"
+        )
+        while not self.watching.is_set():
+            try:
+                with self.stack.db.connect() as conn:
+                    while True:
+                        self.backends.update(pid for (pid,) in conn.execute(query).fetchall())
+                        for pid in self.backends:
+                            seconds = process_cpu(pid)
+                            if seconds is not None:
+                                self.backend_cpu[pid] = seconds
+                        if self.watching.wait(1.0):
+                            return
+            except psycopg.OperationalError:
                 if self.watching.wait(1.0):
                     return
 
@@ -961,6 +1003,8 @@ def report(r: dict[str, Any]) -> None:
     print(f"  {'all of the service':28s} {service_cpu(r['cpu_ms_per_email']):6.2f}")
     if r["refused"]:
         print(f"refused submissions by status: {r['refused']}")
+    if r.get("retried_after_503"):
+        print(f"requests sent again after a 503's Retry-After: {r['retried_after_503']}")
     for error in r["errors"]:
         print(f"error: {error}")
 
