@@ -207,18 +207,15 @@ def command_app(overrides: dict[str, str] | None = None, role: str = "cli") -> A
 
 
 def upgrade_if_behind(app: Any) -> None:
-    from alembic.migration import MigrationContext
-    from alembic.script import ScriptDirectory
     from flask_migrate import upgrade
 
     from pbem.extensions import db
+    from pbem.ops.readiness import current_heads, migration_heads
 
     with app.app_context():
-        config = app.extensions["migrate"].migrate.get_config()
-        head = ScriptDirectory.from_config(config).get_current_head()
         with db.engine.connect() as connection:
-            current = MigrationContext.configure(connection).get_current_revision()
-        if current != head:
+            current = current_heads(connection)
+        if current != migration_heads():
             upgrade()
 
 

@@ -54,9 +54,14 @@ def readiness(config: Settings, engine: Engine, now: datetime) -> list[Check]:
     return checks
 
 
+def current_heads(connection: Connection) -> frozenset[str]:
+    """The revisions the database is at."""
+    return frozenset(MigrationContext.configure(connection).get_current_heads())
+
+
 def _migrations(connection: Connection) -> Check:
-    current = set(MigrationContext.configure(connection).get_current_heads())
-    head = _heads()
+    current = current_heads(connection)
+    head = migration_heads()
     if current == head:
         return Check("database", True, f"reachable, at migration {', '.join(sorted(head))}")
     at = ", ".join(sorted(current)) or "no migration"
@@ -69,7 +74,8 @@ def _migrations(connection: Connection) -> Check:
 
 
 @lru_cache(maxsize=1)
-def _heads() -> frozenset[str]:
+def migration_heads() -> frozenset[str]:
+    """The revisions this code's migrations end at (read once per process)."""
     return frozenset(ScriptDirectory(str(migrations_dir())).get_heads())
 
 
