@@ -98,12 +98,20 @@ class Router:
         self.queues: dict[str, asyncio.Queue[MailEvent | None]] = {}
         self.early: dict[str, list[MailEvent]] = {}
         self.message_ids: Counter[str] = Counter()
+        # Each copy of a message after its first: (Message-ID, when the sink accepted it).
+        self.repeats: list[tuple[str, float]] = []
         self.with_picture = 0  # messages that carried a board picture
+        # When each of those was accepted: the soak asks whether pictures still come after a fault.
+        self.picture_times: list[float] = []
 
     def __call__(self, mail_from: str, rcpt_tos: list[str], raw: bytes, accepted_at: float) -> None:
         mail = read_mail(raw)
         self.message_ids[mail.message_id] += 1
-        self.with_picture += b"Content-Type: image/png" in raw
+        if self.message_ids[mail.message_id] > 1:
+            self.repeats.append((mail.message_id, accepted_at))
+        if b"Content-Type: image/png" in raw:
+            self.with_picture += 1
+            self.picture_times.append(accepted_at)
         match = SUBJECT_RE.search(mail.subject)
         if match is None:
             return
@@ -171,8 +179,9 @@ class Client:
 
     IDLE_SECONDS = 1.8
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, stats: Stats | None = None) -> None:
         self.port = port
+        self.stats = stats  # where 5xx answers and requests sent again are recorded
         self.host = f"Host: {LOOPBACK}:{port}\r\n"
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
@@ -203,6 +212,8 @@ class Client:
                 self.close()
                 if attempt or (isinstance(exc, asyncio.IncompleteReadError) and exc.partial):
                     raise
+                if self.stats is not None:
+                    self.stats.resent.append((time.time(), method, path))
                 continue
             lines = head.decode("latin-1").split("\r\n")
             status = int(lines[0].split(" ", 2)[1])
@@ -221,6 +232,10 @@ class Client:
             self.used_at = time.monotonic()
             if found.get("connection", "").lower() == "close":
                 self.close()
+            if status >= 500 and self.stats is not None:
+                self.stats.server_errors.append(
+                    (time.time(), method, path, status, found.get("retry-after"))
+                )
             return status, found, data
         raise AssertionError("unreachable")
 
@@ -262,6 +277,13 @@ class Stats:
     retried_after_503: int = 0
     # How late the driver's own loop wakes up: what of the latencies above is the benchmark's.
     loop_lag: list[float] = field(default_factory=list)
+    # Each move answered 202: (submission id, game id, ply, move).
+    accepted: list[tuple[int, str, int, str]] = field(default_factory=list)
+    # Each answer of 500 or more: (when, method, path, status, its Retry-After or None).
+    server_errors: list[tuple[float, str, str, int, str | None]] = field(default_factory=list)
+    # Requests sent again on a new connection after the last one ended before any answer
+    # (a keep-alive connection closed by gunicorn, or a web worker killed): (when, method, path).
+    resent: list[tuple[float, str, str]] = field(default_factory=list)
 
 
 class Slot:
@@ -281,7 +303,7 @@ class Slot:
         self.index = index
         self.bench = bench
         self.engines = engines
-        self.client = Client(bench.stack.web_port)
+        self.client = Client(bench.stack.web_port, bench.stats)
         self.rng = random.Random(index)
         self.games_played = 0
 
@@ -416,7 +438,9 @@ class Slot:
         stats.accepted_submissions += 1
         if not self.bench.budget_left() and self.bench.budget_spent_at is None:
             self.bench.budget_spent_at = time.time()
-        return int(json.loads(data)["submission"]), started
+        submission = int(json.loads(data)["submission"])
+        stats.accepted.append((submission, game_id, ply, move))
+        return submission, started
 
     async def take_turn(self, game_id: str, token: str, ply: int) -> tuple[int, float]:
         """A whole turn through the API, as a player on the game page makes it.
@@ -507,26 +531,14 @@ def cpu_by_group() -> dict[str, float]:
 
 
 class Bench:
+    # What a subclass changes (bench/soak.py): how each slot plays, and whether the run ends by
+    # measuring what the database keeps (VACUUM FULL twice: long, and beside the point there).
+    slot_type: type[Slot] = Slot
+    measure_storage = True
+
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        settings: dict[str, Any] = {
-            "sweep_seconds": args.sweep_seconds,
-            "worker_concurrency": args.worker_concurrency,
-            "web_workers": args.web_workers,
-            "web_threads": args.web_threads,
-            # Every simulated organiser starts game after game from 127.0.0.1; pictures only
-            # when asked for (the setting's default is on).
-            "extra_env": {
-                "PBEM_RATE_LIMITS": "off",
-                "PBEM_MAIL_PICTURES": "on" if args.pictures else "off",
-            },
-            "log_dir": args.log_dir,
-        }
-        self.stack: Stack = (
-            PictureStack(picture_concurrency=args.picture_concurrency, **settings)
-            if args.pictures
-            else Stack(**settings)
-        )
+        self.stack: Stack = self.make_stack()
         # Served by the players' loop; Stack only needs its url, start() and stop().
         self.sink = Sink(LOOPBACK)
         self.stack.smtp = self.sink  # type: ignore[assignment]
@@ -543,6 +555,33 @@ class Bench:
         # Their CPU seconds when last seen (watch_backends).
         self.backend_cpu: dict[int, float] = {}
         self.watching = threading.Event()
+
+    def stack_settings(self) -> dict[str, Any]:
+        """What `make_stack` starts the stack with."""
+        args = self.args
+        return {
+            "sweep_seconds": args.sweep_seconds,
+            "worker_concurrency": args.worker_concurrency,
+            "web_workers": args.web_workers,
+            "web_threads": args.web_threads,
+            # Every simulated organiser starts game after game from 127.0.0.1; pictures only
+            # when asked for (the setting's default is on).
+            "extra_env": {
+                "PBEM_RATE_LIMITS": "off",
+                "PBEM_MAIL_PICTURES": "on" if args.pictures else "off",
+            },
+            "log_dir": args.log_dir,
+        }
+
+    def make_stack(self) -> Stack:
+        settings = self.stack_settings()
+        if self.args.pictures:
+            return PictureStack(picture_concurrency=self.args.picture_concurrency, **settings)
+        return Stack(**settings)
+
+    async def beside_players(self) -> None:
+        """Runs on the players' loop from when they set out until they have all stopped: nothing
+        here (the soak's faults and probes)."""
 
     def budget_left(self) -> bool:
         return bool(self.stats.moves < self.args.moves)
@@ -567,7 +606,7 @@ class Bench:
         loop = asyncio.get_running_loop()
         await self.sink.serve(self.router)
         engines = parse_engines(args.engines)
-        slots = [Slot(i, self, engines) for i in range(args.games)]
+        slots = [self.slot_type(i, self, engines) for i in range(args.games)]
         groups = {
             "web (gunicorn)": stack.web,
             "worker (celery)": next(iter(stack.workers.values())),
@@ -577,7 +616,7 @@ class Bench:
         if isinstance(stack, PictureStack):
             groups["picture worker (celery -Q pictures)"] = stack.picture_worker
         profilers = self.start_profilers() if args.profile else []
-        bytes_before = self.database_bytes(vacuum=True)
+        bytes_before = self.database_bytes(vacuum=True) if self.measure_storage else 0
         cpu_before = cpu_by_group()
         self_before = os.times()
         started = time.monotonic()
@@ -587,6 +626,7 @@ class Bench:
         watcher.start()
         tasks = [asyncio.create_task(slot.run(), name=slot.name) for slot in slots]
         probe = asyncio.create_task(self.probe_loop_lag())
+        beside = asyncio.create_task(self.beside_players(), name="beside the players")
         _, stuck = await asyncio.wait(tasks, timeout=args.max_seconds + 120)
         probe.cancel()
         wall = time.monotonic() - started
@@ -597,6 +637,7 @@ class Bench:
         for task in stuck:
             task.cancel()
             self.stats.errors.append(f"{task.get_name()}: still playing at the end")
+        await beside
         self.watching.set()
         watcher.join()
         for profiler in profilers:
@@ -614,7 +655,9 @@ class Bench:
         integrity = self.integrity(ids)
         drawn = self.pictures()
         self.sink.stop()
-        stored = self.storage(bytes_before, integrity["moves_stored"])
+        stored = (
+            self.storage(bytes_before, integrity["moves_stored"]) if self.measure_storage else {}
+        )
 
         cpu: dict[str, float] = {}
         for name, proc in groups.items():
@@ -754,8 +797,8 @@ class Bench:
         out = Path(self.args.profile)
         out.mkdir(parents=True, exist_ok=True)
         targets = {"web": self.stack.web, "worker": next(iter(self.stack.workers.values()))}
-        for queue, proc in self.stack.queue_workers.items():
-            targets[f"worker-{queue}"] = proc
+        for queue, worker in self.stack.queue_workers.items():
+            targets[f"worker-{queue}"] = worker
         profilers = []
         for name, proc in targets.items():
             assert proc is not None

@@ -22,6 +22,7 @@ import email.policy
 import re
 import socket
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.header import decode_header, make_header
@@ -239,16 +240,27 @@ class Sink:
 
     The socket listens from construction on, so the SMTP_URL handed to the service is right
     before the loop runs (connections wait in the backlog meanwhile). `start` and `stop` are what
-    tests/support/stack.Stack calls on its sink.
+    tests/support/stack.Stack calls on its sink; `pause` and `resume` take the server down and
+    bring it back on the same port (the soak's SMTP outage).
     """
 
     def __init__(self, host: str = "127.0.0.1") -> None:
         self.host = host
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind((host, 0))
-        self.sock.listen(128)
+        self.sock = self._listen(0)
         self.port = int(self.sock.getsockname()[1])
         self.server: asyncio.Server | None = None
+        self.on_message: OnMessage | None = None
+        # Open sessions, for `pause` to cut: a client keeping its connection would not notice
+        # that the server stopped listening.
+        self.sessions: weakref.WeakSet[SinkProtocol] = weakref.WeakSet()
+
+    def _listen(self, port: int) -> socket.socket:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # The port again after `pause`, its old connections in TIME_WAIT.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, port))
+        sock.listen(128)
+        return sock
 
     @property
     def url(self) -> str:
@@ -258,7 +270,34 @@ class Sink:
         return self
 
     async def serve(self, on_message: OnMessage) -> None:
-        self.server = await serve(self.sock, on_message)
+        self.on_message = on_message
+        loop = asyncio.get_running_loop()
+        self.server = await loop.create_server(self._session, sock=self.sock)
+
+    def _session(self) -> SinkProtocol:
+        assert self.on_message is not None
+        session = SinkProtocol(self.on_message)
+        self.sessions.add(session)
+        return session
+
+    def pause(self) -> None:
+        """Down, as a crashed mail server: the port refuses connections and every open session
+        is cut (a message whose final "." arrived has been handed on; one still arriving is not,
+        and its client never sees a 250)."""
+        if self.server is not None:
+            self.server.close()
+            self.server = None
+        self.sock.close()
+        for session in list(self.sessions):
+            if session.transport is not None:
+                session.transport.abort()
+        self.sessions.clear()
+
+    async def resume(self) -> None:
+        """Up again on the same port, for the same `on_message`."""
+        assert self.on_message is not None
+        self.sock = self._listen(self.port)
+        await self.serve(self.on_message)
 
     def stop(self) -> None:
         if self.server is not None:

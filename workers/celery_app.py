@@ -24,7 +24,7 @@ log_context.connect(flask_app.config["PBEM"])
 flask_app.config["PBEM"].var_dir.mkdir(parents=True, exist_ok=True)
 # Every worker writes its heartbeat for /readyz (workers.heartbeat), and serves its host's
 # counters on PBEM_METRICS_PORT when no other process of the host does (workers.metrics_server).
-celery.steps["worker"].add(heartbeat_step(flask_app))
+celery.steps["consumer"].add(heartbeat_step(flask_app))
 celery.steps["worker"].add(metrics_step(flask_app))
 
 

@@ -1,7 +1,12 @@
 """Each worker's heartbeat (`pbem.ops.heartbeats`): a bootstep of the worker's main process that
 writes its row at start and every 30 seconds, on the worker's own timer. It beats from the main
 process, not a pool process, so a worker busy on a long task still says it is alive; a worker
-whose main process hangs or dies stops beating, and `/readyz` says so after two minutes."""
+whose main process hangs or dies stops beating, and `/readyz` says so after two minutes.
+
+It is a step of the consumer, not of the worker: when the broker's connection drops, Celery
+clears the worker's timer and starts the consumer's steps again once it is back, so a worker
+step's repeating entry would be gone for good (celery/celery#5833) and a live worker would look
+dead from then on."""
 
 from __future__ import annotations
 
@@ -20,10 +25,11 @@ log = logging.getLogger(__name__)
 
 
 def heartbeat_step(flask_app: Flask) -> type[bootsteps.StartStopStep]:
-    """The bootstep class for a worker of this app (`celery.steps["worker"].add(...)`)."""
+    """The bootstep class for a worker of this app (`celery.steps["consumer"].add(...)`)."""
 
     class Heartbeat(bootsteps.StartStopStep):  # type: ignore[misc]
-        requires = ("celery.worker.components:Timer",)
+        # A consumer step: started again after every reconnection to the broker.
+        requires = ("celery.worker.consumer.connection:Connection",)
 
         def __init__(self, worker: Any, **kwargs: Any) -> None:
             super().__init__(worker, **kwargs)
@@ -32,16 +38,18 @@ def heartbeat_step(flask_app: Flask) -> type[bootsteps.StartStopStep]:
             self.queues: list[str] = []
 
         def start(self, worker: Any) -> None:
-            # Read once, before any task runs: a task this process runs may route a message to
-            # another queue, which Celery then declares here without consuming it.
-            self.queues = consumed_queues(worker)
-            # What Celery's banner says, as a log line (the Procfile runs Celery --quiet).
-            log.info(
-                "worker %s: queues %s, concurrency %s",
-                worker.hostname,
-                ", ".join(self.queues),
-                worker.concurrency,
-            )
+            if not self.queues:
+                # Read once, before any task runs: a task this process runs may route a message
+                # to another queue, which Celery then declares here without consuming it.
+                self.queues = consumed_queues(worker)
+                # What Celery's banner says, as a log line (the Procfile runs Celery --quiet).
+                log.info(
+                    "worker %s: queues %s, concurrency %s",
+                    worker.hostname,
+                    ", ".join(self.queues),
+                    worker.controller.concurrency,
+                )
+            self.stop(worker)
             self.beat(worker)
             self.timer_entry = worker.timer.call_repeatedly(
                 heartbeats.INTERVAL_SECONDS, self.beat, (worker,), priority=10
@@ -50,6 +58,9 @@ def heartbeat_step(flask_app: Flask) -> type[bootsteps.StartStopStep]:
         def stop(self, worker: Any) -> None:
             if self.timer_entry is not None:
                 self.timer_entry.cancel()
+                self.timer_entry = None
+
+        shutdown = stop
 
         def beat(self, worker: Any) -> None:
             try:

@@ -39,6 +39,17 @@ class AppContextBatches(Batches):  # type: ignore[misc]
         with self.app.flask_app.app_context():
             return self.run(*args, **kwargs)
 
+    def Strategy(self, task: Any, app: Any, consumer: Any) -> Any:
+        # Celery asks again after every reconnection to the broker, having cleared the timer
+        # that the flush entry was on: arm a new one with the next message, or the batch would
+        # wait for `flush_every` messages that the prefetch limit never lets in
+        # (clokep/celery-batches#99, fixed after 0.11).
+        armed: Any = getattr(self, "_tref", None)
+        if armed is not None:
+            armed.cancel()
+        self._tref = None
+        return super().Strategy(task, app, consumer)
+
 
 @shared_task(name="workers.tasks.apply_move", base=AppContextBatches)
 def apply_move(requests: list[SimpleRequest]) -> None:

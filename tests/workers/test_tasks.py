@@ -214,3 +214,53 @@ def test_the_picture_task_never_queues_itself_again(
     monkeypatch.setattr(tasks.render_pictures, "apply_async", lambda *a, **k: queued.append(a))
     tasks.render_pictures.run(batch(3, 4))
     assert queued == []
+
+
+def _consumer(timer: object) -> SimpleNamespace:
+    """What a batch task's strategy reads of Celery's consumer."""
+    from celery.concurrency.solo import TaskPool
+
+    return SimpleNamespace(
+        pool=TaskPool(),
+        hostname="w1@pbem-test",
+        connection_errors=(),
+        event_dispatcher=None,
+        timer=timer,
+    )
+
+
+def test_a_batch_arms_its_flush_timer_again_after_the_broker_comes_back(app: Flask) -> None:
+    """Celery clears the worker's timer when the broker's connection drops and asks each task
+    for its strategy again once it is back: the batch's flush entry must be made anew then, or
+    its messages wait unacknowledged for ever (what the chaos soak found after a Redis restart)."""
+    from kombu.asynchronous.timer import Timer
+
+    task = tasks.apply_move
+    before = Timer()
+    task.Strategy(task, task.app, _consumer(before))
+    task._tref = before.call_repeatedly(60, lambda: None)
+    before.clear()  # the connection dropped
+    after = Timer()
+    task.Strategy(task, task.app, _consumer(after))
+    assert task._tref is None  # the next message arms a timer on the live one
+
+
+def test_the_heartbeat_beats_again_after_the_broker_comes_back(app: Flask) -> None:
+    """A consumer step: restarted with the connection, its repeating entry made again."""
+    from kombu.asynchronous.timer import Timer
+
+    from workers.celery_app import celery
+    from workers.heartbeat import heartbeat_step
+
+    steps = [step for step in celery.steps["consumer"] if step.__name__ == "Heartbeat"]
+    assert len(steps) == 1
+    consumer = _consumer(Timer())
+    consumer.app = celery
+    consumer.controller = SimpleNamespace(concurrency=1)
+    step = heartbeat_step(app)(consumer)
+    step.start(consumer)
+    assert len(consumer.timer.queue) == 1
+    consumer.timer.clear()  # the connection dropped
+    step.stop(consumer)
+    step.start(consumer)  # it came back
+    assert len(consumer.timer.queue) == 1
