@@ -97,7 +97,8 @@ def _game_commands(commands: Commands) -> None:
         "new-game",
         help="start a game and email the invitations",
         description="pbem new-game GAME [--title NAME] [--clock CLOCK] [--weekends-free] "
-        "[--on-timeout drop|autopilot] [--NAME VALUE ...] PLAYER PLAYER... (the first is the "
+        "[--on-timeout drop|autopilot] [--language en|fr|nl|da] [--NAME VALUE ...] PLAYER "
+        "PLAYER... (the first is the "
         "organiser, a person; everyone accepts through their emailed link). A PLAYER may be a "
         "bot: bot:random, bot:greedy or bot:mcts play against you, take their seats at once "
         "and get no mail. --on-timeout: in a game of three or four, a player who runs out of "
@@ -112,7 +113,8 @@ def _game_commands(commands: Commands) -> None:
         "chose. CLOCK is none, days:N (N days per move) or "
         "fischer:INITIAL+INCREMENT[/MAX] (days); the default is the service's "
         "(PBEM_DEFAULT_CLOCK, days:3). --weekends-free: Saturdays and Sundays (UTC) do not "
-        "count. Every other option is one of the game's, given as --NAME VALUE (--board 16, "
+        "count. --language: of its invitations, and of its mail to players who chose none "
+        "(default en). Every other option is one of the game's, given as --NAME VALUE (--board 16, "
         "--length long): the README's table of games lists them, and a wrong one is answered "
         "with the game's own.",
     )
@@ -382,6 +384,7 @@ def _new_game(args: argparse.Namespace) -> int:
                 names=[invitee.name for invitee in invitees],
                 title=title,
                 timeout_policy=policy,
+                language=service.get("language"),
             )
         except SetupError as exc:
             print(f"pbem new-game: {exc.message}", file=sys.stderr)
@@ -402,7 +405,7 @@ def _new_game(args: argparse.Namespace) -> int:
 
 # The service's own options of `pbem new-game`, parsed apart from the game's: no engine may
 # declare an option of these names (tests/test_cli.py checks every registered engine).
-SERVICE_OPTIONS = ("clock", "weekends_free", "title", "on_timeout")
+SERVICE_OPTIONS = ("clock", "weekends_free", "title", "on_timeout", "language")
 # Those of them that are flags, given without a value.
 SERVICE_FLAGS = ("weekends_free",)
 
@@ -417,7 +420,8 @@ def _options_and_emails(
     rest: Sequence[str],
 ) -> tuple[dict[str, str], list[str], dict[str, str]]:
     """`--name value` and `--name=value` pairs are the game's options, but for the service's
-    own (`--clock CLOCK`, `--title NAME`, `--on-timeout POLICY`, the flag `--weekends-free`);
+    own (`--clock CLOCK`, `--title NAME`, `--on-timeout POLICY`, `--language LANG`, the flag
+    `--weekends-free`);
     everything else is a player (an address, or a bot)."""
     options: dict[str, str] = {}
     service: dict[str, str] = {}

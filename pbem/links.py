@@ -24,6 +24,7 @@ from typing import Protocol
 import idna
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from pbem import i18n
 from pbem.config import Settings
 from pbem.mail.building import bare_domain, signing_domain
 
@@ -33,11 +34,15 @@ PLAYER = "player"  # the player's dashboard: every game of theirs, and signing o
 SIGNIN = "signin"  # one use, short-lived: its POST hands out a player link
 BLOCK = "block"  # "never email me again": its POST blocks the address from invitations
 MAIL = "mail"  # the player's mail preference: GET shows it, a one-click POST turns turn mail off
+ERASE = "erase"  # emailed when a player asks to be forgotten: GET shows, POST erases
 
 _SALT = "pbem.links.v1"
 # A sign-in link is asked for by anyone who types an address: it lives an hour, and works once
 # (`pbem.domain.access`).
 SIGNIN_MAX_AGE_SECONDS = 3600
+# An erase link proves the mailbox is the player's now, not when some older email was sent: it
+# lives a day, and goes with every player link when they sign out everywhere or are erased.
+ERASE_MAX_AGE_SECONDS = 86400
 
 
 class SeatKey(Protocol):
@@ -118,40 +123,86 @@ def read_token(secret: str, token: str, purpose: str, max_age_seconds: int | Non
         payload = _serializer(secret).loads(token, max_age=max_age_seconds)
     except SignatureExpired as exc:
         assert max_age_seconds is not None
-        if purpose == SIGNIN:
-            raise ExpiredLink(
-                f"This sign-in link has expired: it works for {max_age_seconds // 60} minutes. "
-                "Ask for a fresh one on the sign-in page."
-            ) from exc
-        days = max_age_seconds // 86400
-        raise ExpiredLink(
-            f"This link has expired: links stay valid for {days} days. Your next email from "
-            "this game brings a fresh one; if you are waiting for one, ask the person who "
-            "started the game to send your seat new links."
-        ) from exc
+        raise ExpiredLink(_expired(purpose, max_age_seconds)) from exc
     except BadSignature as exc:
         raise ForgedLink(
-            "This link is not valid: it is incomplete or has been changed. Open the link from "
-            "your email again, making sure it is copied in full."
+            i18n.gettext(
+                "This link is not valid: it is incomplete or has been changed. Open the link "
+                "from your email again, making sure it is copied in full."
+            )
         ) from exc
     try:
         kind, game_id, seat, player_id, nonce = payload
         claims = LinkClaims(str(kind), str(game_id), int(seat), int(player_id), str(nonce))
     except (TypeError, ValueError) as exc:
-        raise ForgedLink("This link is not valid: it does not name a game and seat.") from exc
+        raise ForgedLink(
+            i18n.gettext("This link is not valid: it does not name a game and seat.")
+        ) from exc
     if claims.purpose != purpose:
-        what = {
-            INVITE: "an invitation",
-            SEAT: "a game page",
-            PLAYER: "your list of games",
-            SIGNIN: "signing in",
-            BLOCK: "refusing invitations",
-            MAIL: "your mail settings",
-        }.get(claims.purpose, "another page")
-        raise WrongLink(
-            f"This link is for {what}, not this page. Open the link exactly as it is in your email."
-        )
+        raise WrongLink(str(_ELSEWHERE.get(claims.purpose, _ANOTHER_PAGE)))
     return claims
+
+
+def _expired(purpose: str, max_age_seconds: int) -> str:
+    if purpose == SIGNIN:
+        return i18n.ngettext(
+            "This sign-in link has expired: it works for %(num)d minute. Ask for a fresh one on "
+            "the sign-in page.",
+            "This sign-in link has expired: it works for %(num)d minutes. Ask for a fresh one "
+            "on the sign-in page.",
+            max_age_seconds // 60,
+        )
+    if purpose == ERASE:
+        return i18n.ngettext(
+            "This link to erase your data has expired: it works for %(num)d hour. Ask for a "
+            "fresh one on your games page.",
+            "This link to erase your data has expired: it works for %(num)d hours. Ask for a "
+            "fresh one on your games page.",
+            max_age_seconds // 3600,
+        )
+    return i18n.ngettext(
+        "This link has expired: links stay valid for %(num)d day. Your next email from this "
+        "game brings a fresh one; if you are waiting for one, ask the person who started the "
+        "game to send your seat new links.",
+        "This link has expired: links stay valid for %(num)d days. Your next email from this "
+        "game brings a fresh one; if you are waiting for one, ask the person who started the "
+        "game to send your seat new links.",
+        max_age_seconds // 86400,
+    )
+
+
+# A genuine link opened where it does not belong, by what it is for.
+_ELSEWHERE = {
+    INVITE: i18n.lazy_gettext(
+        "This link is for an invitation, not this page. Open the link exactly as it is in "
+        "your email."
+    ),
+    SEAT: i18n.lazy_gettext(
+        "This link is for a game page, not this page. Open the link exactly as it is in your email."
+    ),
+    PLAYER: i18n.lazy_gettext(
+        "This link is for your list of games, not this page. Open the link exactly as it is "
+        "in your email."
+    ),
+    SIGNIN: i18n.lazy_gettext(
+        "This link is for signing in, not this page. Open the link exactly as it is in your email."
+    ),
+    BLOCK: i18n.lazy_gettext(
+        "This link is for refusing invitations, not this page. Open the link exactly as it is "
+        "in your email."
+    ),
+    MAIL: i18n.lazy_gettext(
+        "This link is for your mail settings, not this page. Open the link exactly as it is "
+        "in your email."
+    ),
+    ERASE: i18n.lazy_gettext(
+        "This link is for erasing your data, not this page. Open the link exactly as it is in "
+        "your email."
+    ),
+}
+_ANOTHER_PAGE = i18n.lazy_gettext(
+    "This link is for another page, not this one. Open the link exactly as it is in your email."
+)
 
 
 def token_for(secret: str, seat: SeatKey, purpose: str) -> str:
@@ -177,6 +228,11 @@ def player_token(secret: str, player_id: int, nonce: str, purpose: str = PLAYER)
 def player_url(config: Settings, player_id: int, nonce: str) -> str:
     """The player's dashboard, as every email's "All your games" link carries it."""
     return f"{config.base_url}/me/{player_token(config.signing_key, player_id, nonce)}"
+
+
+def erase_url(config: Settings, player_id: int, nonce: str) -> str:
+    """The link in the email that confirms a player's request to be erased."""
+    return f"{config.base_url}/erase/{player_token(config.signing_key, player_id, nonce, ERASE)}"
 
 
 def block_url(config: Settings, player_id: int) -> str:

@@ -110,6 +110,9 @@ class Player(Model):
     # Erased at the player's request (pbem.ops.player_data): no address, no name, no links; the
     # row stays for the games the others still read, where it is "a former player".
     erased_at: Mapped[datetime | None]
+    # The language pages and mail speak to the player in (pbem.i18n.LANGUAGES); None until they
+    # choose one or first act on a page, which then stores the page's.
+    language: Mapped[str | None] = mapped_column(String(8))
 
     @property
     def address(self) -> str:
@@ -172,6 +175,9 @@ class Game(Model):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # Every email of the game references this id so mail clients thread them together.
     thread_message_id: Mapped[str] = mapped_column(String(255))
+    # The language of its invitations to people who are not players yet, and of its mail to
+    # players who have none (pbem.i18n.LANGUAGES): chosen by the organiser.
+    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
     # The organiser's name for the game ("Friday Club"): plain text, one line, at most
     # pbem.domain.titles.MAX_LENGTH characters (the column has room to spare); None: the game
     # is called by its engine's title and its id. Not the engine's `title`.
@@ -332,6 +338,8 @@ class OutboxMessage(Model):
     # Its last attempt went without the board picture it was to carry: its wait ran out, or it
     # could not be drawn. The emails sent without their picture are the sent rows that say so.
     without_picture: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The language it is written in: its Content-Language. None in rows older than languages.
+    language: Mapped[str | None] = mapped_column(String(8))
 
 
 class Picture(Model):

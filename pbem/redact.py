@@ -21,7 +21,7 @@ KEEP = 6
 MASK = "…"
 
 # The paths whose segment after the prefix is a token (pbem.web: play, invite, dashboard).
-TOKEN_PATHS = ("play", "invite", "me", "signin", "block", "mail")
+TOKEN_PATHS = ("play", "invite", "me", "signin", "block", "mail", "erase")
 
 _PATHS = "|".join(TOKEN_PATHS)
 _PATTERN = re.compile(

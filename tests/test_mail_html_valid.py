@@ -1,6 +1,7 @@
 """The Nu HTML checker finds no error in the HTML part of any kind of email, as sent (with its
-picture where it has one). Audit tier: the checker is a Java program. The emails of real games
-(their boards and hands) are checked by tests/browser/test_pages_valid.py."""
+picture where it has one), in each of the four languages. Audit tier: the checker is a Java
+program. The emails of real games (their boards and hands) are checked by
+tests/browser/test_pages_valid.py."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from email.message import EmailMessage
 import pytest
 from flask import Flask
 
+from pbem import i18n
 from tests.domain.flow import start
 from tests.domain.test_outbox import _one_letter_of_each_kind
 from tests.support import nu
@@ -33,7 +35,9 @@ def test_every_kind_of_mail_is_valid_html(deployed_app: Flask, board: tuple[byte
     documents = {}
     for kind, letters in _one_letter_of_each_kind(start(options={"pile": 5})).items():
         for number, letter in enumerate(letters):
-            documents[f"{kind}#{number}"] = html_part(_as_sent(kind, number, letter, board))
-    assert len(documents) > 15
+            for language in i18n.LANGUAGES:
+                sent = _as_sent(kind, number, letter, board, language)
+                documents[f"{kind}#{number} ({language})"] = html_part(sent)
+    assert len(documents) > 4 * 15
     found = nu.errors(documents)
     assert not found, "\n".join(found)

@@ -49,7 +49,10 @@ def _fill_at_0011() -> None:
 
 def _bodies() -> list[tuple[str, str]]:
     db.session.expire_all()
-    rows = db.session.execute(select(OutboxMessage).order_by(OutboxMessage.id)).scalars()
+    # The two columns alone: the model has columns of later revisions.
+    rows = db.session.execute(
+        select(OutboxMessage.text, OutboxMessage.html).order_by(OutboxMessage.id)
+    )
     return [(row.text, row.html) for row in rows]
 
 

@@ -3,8 +3,8 @@
 The signature and age are checked by `pbem.links`; here the seat it names must exist, belong to
 the player it names, and carry the nonce it was signed with (a rotation revokes older links).
 Every kind of link is read here: seat and invitation links, player links (the dashboard),
-sign-in links (one hour, one use), and the two that name an address ("never email me again",
-the mail settings).
+sign-in links (one hour, one use), erase links (a day), and the two that name an address
+("never email me again", the mail settings).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Protocol
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 
-from pbem import links
+from pbem import i18n, links
 from pbem.config import Settings
 from pbem.domain import bounces
 from pbem.extensions import db
@@ -41,11 +41,13 @@ class StoredSeat(Protocol):
 def check_claims(claims: links.LinkClaims, seat: StoredSeat | None) -> None:
     """Refuse claims naming a seat that is not there, or issued before its links were rotated."""
     if seat is None or seat.player_id != claims.player_id:
-        raise links.ForgedLink("This link names a game or seat that does not exist.")
+        raise links.ForgedLink(i18n.gettext("This link names a game or seat that does not exist."))
     if not secrets.compare_digest(seat.nonce, claims.nonce):
         raise links.RevokedLink(
-            "This link has been withdrawn: newer links were sent for your seat. Use the link "
-            "in your most recent email from this game."
+            i18n.gettext(
+                "This link has been withdrawn: newer links were sent for your seat. Use the link "
+                "in your most recent email from this game."
+            )
         )
 
 
@@ -77,12 +79,14 @@ def signin_token(config: Settings, player: Player) -> str:
 def _player(claims: links.LinkClaims, nonce_of: str) -> Player:
     player = db.session.get(Player, claims.player_id, populate_existing=True)
     if player is None:
-        raise links.ForgedLink("This link names a player who does not exist.")
+        raise links.ForgedLink(i18n.gettext("This link names a player who does not exist."))
     nonce = getattr(player, nonce_of)
     if nonce is None or not secrets.compare_digest(nonce, claims.nonce):
         raise links.RevokedLink(
-            "This link has been withdrawn: it was used already, or you signed out everywhere. "
-            "Ask for a fresh link to your games by email."
+            i18n.gettext(
+                "This link has been withdrawn: it was used already, or you signed out everywhere. "
+                "Ask for a fresh link to your games by email."
+            )
         )
     return player
 
@@ -110,6 +114,15 @@ def use_signin(config: Settings, token: str) -> str:
     return links.player_token(config.signing_key, player.id, player.nonce)
 
 
+def erasing_player(config: Settings, token: str) -> Player:
+    """The player an erase link speaks for: a day old at most, withdrawn with their player
+    links (signing out everywhere, or the erasure itself)."""
+    claims = links.read_token(
+        config.signing_key, token, links.ERASE, max_age_seconds=links.ERASE_MAX_AGE_SECONDS
+    )
+    return _player(claims, "nonce")
+
+
 def blocked_player(config: Settings, token: str) -> Player:
     """The player a "never email me again" link names."""
     return _addressee(config, token, links.BLOCK)
@@ -127,7 +140,7 @@ def _addressee(config: Settings, token: str, purpose: str) -> Player:
     claims = links.read_token(config.signing_key, token, purpose, max_age_seconds=None)
     player = db.session.get(Player, claims.player_id, populate_existing=True)
     if player is None:
-        raise links.ForgedLink("This link names an address pbem does not know.")
+        raise links.ForgedLink(i18n.gettext("This link names an address pbem does not know."))
     return player
 
 

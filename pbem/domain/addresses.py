@@ -9,9 +9,11 @@ no line breaks, no control or invisible direction-changing characters.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 from email_validator import SPECIAL_USE_DOMAIN_NAMES, EmailNotValidError, validate_email
 
+from pbem import i18n
 from pbem.config import Settings
 from pbem.domain.errors import SetupError
 from pbem.mail import HIDDEN_CATEGORIES
@@ -29,15 +31,24 @@ def normalise_address(config: Settings, address: str) -> str:
     address = address.strip()
     if len(address) > MAX_LENGTH:
         raise SetupError(
-            f"{address[:40]!r}… is not an email address: it is {len(address)} characters long, "
-            f"and an address has at most {MAX_LENGTH}."
+            i18n.gettext(
+                "%(address)s… is not an email address: it is %(length)d characters long, and an "
+                "address has at most %(most)d.",
+                address=repr(address[:40]),
+                length=len(address),
+                most=MAX_LENGTH,
+            )
         )
     hidden = [c for c in address if unicodedata.category(c) in HIDDEN_CATEGORIES]
     if hidden:
         names = ", ".join(sorted({_character_name(c) for c in hidden}))
         raise SetupError(
-            f"{address!r} is not an email address: it holds an invisible or control character "
-            f"({names}). Type the address again rather than pasting it."
+            i18n.gettext(
+                "%(address)s is not an email address: it holds an invisible or control character "
+                "(%(characters)s). Type the address again rather than pasting it.",
+                address=repr(address),
+                characters=names,
+            )
         )
     # Special-use domains (.test, .localhost, .invalid …) cannot receive mail from the Internet,
     # but development and test setups address their own mail with them.
@@ -57,7 +68,11 @@ def normalise_address(config: Settings, address: str) -> str:
         )
     except EmailNotValidError as exc:
         raise SetupError(
-            f"{address!r} is not an email address: {exc} Check it and try again."
+            i18n.gettext(
+                "%(address)s is not an email address: %(problem)s Check it and try again.",
+                address=repr(address),
+                problem=exc,
+            )
         ) from exc
     if special is not None:
         return valid.normalized[: -len("test")] + special
@@ -75,3 +90,23 @@ def _character_name(character: str) -> str:
     code = f"U+{ord(character):04X}"
     name = unicodedata.name(character, "")
     return f"{code} {name}" if name else code
+
+
+def never_email(addresses: Sequence[str], reinviting: bool = False) -> SetupError:
+    """The refusal of a game, or of another player for a seat (`reinviting`), naming addresses
+    that asked pbem never to email them."""
+    if reinviting:
+        return SetupError(
+            i18n.gettext(
+                "%(address)s asked pbem never to email them: invite someone else.",
+                address=", ".join(addresses),
+            )
+        )
+    return SetupError(
+        i18n.ngettext(
+            "%(addresses)s asked pbem never to email them: start the game without that address.",
+            "%(addresses)s asked pbem never to email them: start the game without those addresses.",
+            len(addresses),
+            addresses=", ".join(addresses),
+        )
+    )

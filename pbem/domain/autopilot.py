@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, select, update
 
-from pbem import links
+from pbem import i18n, links
 from pbem.config import Settings
 from pbem.domain import bot_seats, clocks, endings, letters, turns, when
 from pbem.domain.endings import Refused
@@ -96,7 +96,9 @@ def hand_over(
         endings.check_running(game, index)
         mine = conn.execute(_PILOTED, {"game_id": seat.game_id, "seat": index}).one()
         if mine.bot is not None:
-            raise Refused("A bot's seat is played by its bot; there is no one to hand it to.")
+            raise Refused(
+                i18n.gettext("A bot's seat is played by its bot; there is no one to hand it to.")
+            )
         piloted = mine.autopilot_since is not None
         handed: _Handed | None = None
         if piloted != on and game.row.to_move == index:
@@ -167,8 +169,10 @@ def _to_player(
     this_turn = last if last is not None and last.created_at >= began else None
     if this_turn is not None and this_turn.kind == endings.TIMED_OUT:
         raise OutOfTime(
-            "You ran out of time on this turn, so pbem's bot is playing it for you. Take your "
-            "seat back once it has moved."
+            i18n.gettext(
+                "You ran out of time on this turn, so pbem's bot is playing it for you. Take your "
+                "seat back once it has moved."
+            )
         )
     kept = (this_turn.detail or {}).get("turn") if this_turn is not None else None
     if kept is not None:
@@ -177,8 +181,11 @@ def _to_player(
         turn = turns.start_turn(clock, began, mine.bank_seconds, False, ())
     if turn.deadline is not None and not clocks.in_time(turn.deadline, now):
         raise OutOfTime(
-            f"Your time for this turn ran out at {when.in_words(turn.deadline)}, while pbem's "
-            "bot had your seat, so the bot is playing it. Take your seat back once it has moved."
+            i18n.gettext(
+                "Your time for this turn ran out at %(deadline)s, while pbem's bot had your seat, "
+                "so the bot is playing it. Take your seat back once it has moved.",
+                deadline=when.in_words(turn.deadline),
+            )
         )
     hours = config.clocks.reminder_hours
     return _Handed(turns.taken_back(turn, now, mine.away_until is not None, hours))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from pbem import bots
+from pbem import bots, i18n
 from pbem.config import Settings
 from pbem.domain.addresses import normalise_address
 from pbem.domain.errors import SetupError
@@ -29,7 +29,7 @@ from pbem.models import NO_TURN_MAIL, Player
 AUTOPILOT_BOTS = ("greedy", "mcts")
 AUTOPILOT_DEFAULT = "greedy"
 
-ORGANISER_IS_A_PERSON = (
+ORGANISER_IS_A_PERSON = i18n.lazy_gettext(
     "The first player is the organiser, who must be a person with an email address: put the "
     "bots (bot:random, bot:greedy, bot:mcts) after them."
 )
@@ -49,7 +49,13 @@ def parse_entry(config: Settings, text: str) -> Entry:
     try:
         kind = bots.seat_kind(text)
     except ValueError as exc:
-        raise SetupError(f"{exc}.") from exc
+        raise SetupError(
+            i18n.gettext(
+                "%(entry)s is not one of pbem's bots: choose %(bots)s.",
+                entry=repr(text.strip()),
+                bots=", ".join(bots.PREFIX + known for known in bots.kinds()),
+            )
+        ) from exc
     if kind is not None:
         return Entry(bot=kind)
     return Entry(address=normalise_address(config, text))
@@ -59,7 +65,7 @@ def parse_entries(config: Settings, texts: Sequence[str]) -> list[Entry]:
     """A game's players list: the organiser first, and a person."""
     entries = [parse_entry(config, text) for text in texts]
     if entries and entries[0].bot is not None:
-        raise SetupError(ORGANISER_IS_A_PERSON)
+        raise SetupError(str(ORGANISER_IS_A_PERSON))
     return entries
 
 
@@ -104,8 +110,11 @@ def autopilot_bot(text: str | None) -> str:
     kind = (text or "").strip().lower() or AUTOPILOT_DEFAULT
     if kind not in AUTOPILOT_BOTS:
         raise SetupError(
-            f"{shorten(text or '')!r} is not a bot autopilot can hand your seat to: choose "
-            "greedy (quick and plain) or mcts (pbem's strongest)."
+            i18n.gettext(
+                "%(text)s is not a bot autopilot can hand your seat to: choose greedy (quick and "
+                "plain) or mcts (pbem's strongest).",
+                text=repr(shorten(text or "")),
+            )
         )
     return kind
 

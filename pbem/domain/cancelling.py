@@ -23,7 +23,7 @@ from datetime import datetime
 
 from sqlalchemy import Connection, bindparam, select
 
-from pbem import links
+from pbem import i18n, links
 from pbem.config import Settings
 from pbem.domain import endings, letters
 from pbem.domain.endings import Refused
@@ -43,7 +43,9 @@ _EVENTS = (
     .where(GameEvent.game_id == bindparam("game_id"), GameEvent.kind.in_(KINDS))
     .order_by(GameEvent.id)
 )
-MOVED = "A move has been made: the game can no longer be cancelled. You may resign."
+MOVED = i18n.lazy_gettext(
+    "A move has been made: the game can no longer be cancelled. You may resign."
+)
 
 
 def agreed(events: Iterable[tuple[str, int | None]]) -> set[int]:
@@ -106,14 +108,16 @@ def agree(config: Settings, seat: links.SeatKey, now: datetime | None = None) ->
             return endings.cancel(config, seat, now)
         endings.check_running(game, seat.seat)
         if game.row.ply > 0:
-            raise Refused(MOVED)
+            raise Refused(str(MOVED))
         endings.check_in_time(game, seat.seat, now)
         infos = _seats(conn, game)
         before = _standing(conn, game, infos)
         if seat.seat in before.agreed:
             raise Refused(
-                "You have agreed to cancel the game already; it is cancelled when the others "
-                "agree too."
+                i18n.gettext(
+                    "You have agreed to cancel the game already; it is cancelled when the others "
+                    "agree too."
+                )
             )
     except (ServiceError, links.LinkError):
         db.session.rollback()
@@ -148,8 +152,10 @@ def decline(config: Settings, seat: links.SeatKey, now: datetime | None = None) 
         before = _standing(conn, game, infos)
         if game.row.ply > 0 or not before.standing:
             raise Conflict(
-                "There is no proposal to cancel the game to answer: it was declined already, or "
-                "ended by a move. Reload the game page."
+                i18n.gettext(
+                    "There is no proposal to cancel the game to answer: it was declined already, "
+                    "or ended by a move. Reload the game page."
+                )
             )
     except (ServiceError, links.LinkError):
         db.session.rollback()

@@ -60,6 +60,9 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Literal, TypeGuard
 
+from pbem import i18n
+from pbem.domain import wording
+
 ClockKind = Literal["none", "days", "fischer"]
 KINDS: tuple[ClockKind, ...] = ("none", "days", "fischer")
 
@@ -70,10 +73,11 @@ MAX_DAYS = 60.0
 
 JSONScalar = str | int | float | bool | None
 
-ACCEPTED = (
+ACCEPTED = i18n.lazy_gettext(
     "Accepted clocks: none (no time limit); days:N (N days per move, e.g. days:3 or days:0.5); "
     "fischer:INITIAL+INCREMENT[/MAX] (a bank of INITIAL days, INCREMENT days added per move, "
-    f"at most MAX days, e.g. fischer:7+1/14); every number in days, at most {MAX_DAYS:g}."
+    "at most MAX days, e.g. fischer:7+1/14); every number in days, at most %(most)s.",
+    most=format(MAX_DAYS, "g"),
 )
 
 SECONDS_PER_DAY = 86_400
@@ -88,7 +92,7 @@ class ClockError(ValueError):
     """A clock that cannot be: the message says what is wrong and lists the accepted forms."""
 
     def __init__(self, problem: str) -> None:
-        super().__init__(f"{problem} {ACCEPTED}")
+        super().__init__(f"{problem} {ACCEPTED!s}")
         self.problem = problem
 
 
@@ -105,44 +109,62 @@ class Clock:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ClockError(f"Unknown kind of clock {self.kind!r}.")
+            raise ClockError(i18n.gettext("Unknown kind of clock %(kind)s.", kind=repr(self.kind)))
         wanted = {"none": (), "days": ("days",), "fischer": ("initial", "increment")}[self.kind]
         allowed = {*wanted, "maximum"} if self.kind == "fischer" else set(wanted)
         for name in ("days", "initial", "increment", "maximum"):
             value = getattr(self, name)
             if name in wanted and value is None:
-                raise ClockError(f"A {self.kind} clock needs {name}.")
+                raise ClockError(_needs(self.kind, name))
             if name not in allowed and value is not None:
-                raise ClockError(f"A {self.kind} clock has no {name}.")
+                raise ClockError(_has_no(self.kind, name))
             if value is not None and not _is_number(value):
-                raise ClockError(f"The clock's {name} must be a number of days, not {value!r}.")
+                raise ClockError(_not_days(name, value))
         if self.kind == "none" and self.weekends_free:
-            raise ClockError("Free weekends need a clock: there is none.")
+            raise ClockError(i18n.gettext("Free weekends need a clock: there is none."))
+        most = f"{MAX_DAYS:g}"
         if self.days is not None and not 0 < self.days <= MAX_DAYS:
             raise ClockError(
-                f"The days per move must be more than 0 and at most {MAX_DAYS:g}, "
-                f"not {_plain(self.days)}."
+                i18n.gettext(
+                    "The days per move must be more than 0 and at most %(most)s, not %(days)s.",
+                    most=most,
+                    days=_plain(self.days),
+                )
             )
         if self.initial is not None and not 0 < self.initial <= MAX_DAYS:
             raise ClockError(
-                f"A Fischer clock's initial bank must be more than 0 and at most {MAX_DAYS:g} "
-                f"days, not {_plain(self.initial)}."
+                i18n.gettext(
+                    "A Fischer clock's initial bank must be more than 0 and at most %(most)s "
+                    "days, not %(days)s.",
+                    most=most,
+                    days=_plain(self.initial),
+                )
             )
         if self.increment is not None and not 0 <= self.increment <= MAX_DAYS:
             raise ClockError(
-                f"A Fischer clock's increment must be from 0 to {MAX_DAYS:g} days, "
-                f"not {_plain(self.increment)}."
+                i18n.gettext(
+                    "A Fischer clock's increment must be from 0 to %(most)s days, not %(days)s.",
+                    most=most,
+                    days=_plain(self.increment),
+                )
             )
         if self.maximum is not None:
             if not self.maximum <= MAX_DAYS:
                 raise ClockError(
-                    f"A Fischer clock's maximum must be at most {MAX_DAYS:g} days, "
-                    f"not {_plain(self.maximum)}."
+                    i18n.gettext(
+                        "A Fischer clock's maximum must be at most %(most)s days, not %(days)s.",
+                        most=most,
+                        days=_plain(self.maximum),
+                    )
                 )
             if self.initial is not None and not self.maximum >= self.initial:
                 raise ClockError(
-                    f"A Fischer clock's maximum ({_plain(self.maximum)}) must be at least its "
-                    f"initial bank ({_plain(self.initial)})."
+                    i18n.gettext(
+                        "A Fischer clock's maximum (%(maximum)s) must be at least its initial "
+                        "bank (%(initial)s).",
+                        maximum=_plain(self.maximum),
+                        initial=_plain(self.initial),
+                    )
                 )
 
     def to_json(self) -> dict[str, JSONScalar]:
@@ -163,27 +185,34 @@ class Clock:
         """The clock `to_json` wrote; ClockError for anything else. `weekends_free` may be
         left out (false) and so may a Fischer clock's `max` (no cap)."""
         if not isinstance(data, Mapping):
-            raise ClockError(f"A clock is a JSON object, not {data!r}.")
+            raise ClockError(
+                i18n.gettext("A clock is a JSON object, not %(value)s.", value=repr(data))
+            )
         kind = data.get("kind")
         if kind not in KINDS:
-            raise ClockError(f"Unknown kind of clock {kind!r}.")
+            raise ClockError(i18n.gettext("Unknown kind of clock %(kind)s.", kind=repr(kind)))
         fields = {"none": (), "days": ("days",), "fischer": ("initial", "increment", "max")}
         known = {"kind", "weekends_free", *fields[str(kind)]}
         unknown = sorted(str(key) for key in data if key not in known)
         if unknown:
-            raise ClockError(f"A {kind} clock has no {', '.join(unknown)}.")
+            raise ClockError(_has_no(str(kind), ", ".join(unknown)))
         weekends_free = data.get("weekends_free", False)
         if not isinstance(weekends_free, bool):
-            raise ClockError(f"weekends_free must be true or false, not {weekends_free!r}.")
+            raise ClockError(
+                i18n.gettext(
+                    "weekends_free must be true or false, not %(value)s.",
+                    value=repr(weekends_free),
+                )
+            )
         numbers: dict[str, float | None] = {}
         for name in fields[str(kind)]:
             value = data.get(name)
             if value is None and name == "max":
                 numbers[name] = None
             elif value is None:
-                raise ClockError(f"A {kind} clock needs {name}.")
+                raise ClockError(_needs(str(kind), name))
             elif not _is_number(value):
-                raise ClockError(f"The clock's {name} must be a number of days, not {value!r}.")
+                raise ClockError(_not_days(name, value))
             else:
                 numbers[name] = float(value)
         if kind == "days":
@@ -197,7 +226,7 @@ class Clock:
                 weekends_free=weekends_free,
             )
         if weekends_free:
-            raise ClockError("Free weekends need a clock: there is none.")
+            raise ClockError(i18n.gettext("Free weekends need a clock: there is none."))
         return cls("none")
 
     def text(self) -> str:
@@ -213,16 +242,43 @@ class Clock:
     def describe(self) -> str:
         """In words: "3 days per move", "Fischer: 7 days, +1 per move, at most 14",
         "no time limit"; ", weekends free" after those that have them."""
+        free = self.weekends_free
         if self.kind == "days" and self.days is not None:
-            words = f"{_span(self.days)} per move"
-        elif self.kind == "fischer" and self.initial is not None and self.increment is not None:
-            unit = "day" if self.initial == 1 else "days"
-            words = f"Fischer: {_plain(self.initial)} {unit}, +{_plain(self.increment)} per move"
-            if self.maximum is not None:
-                words += f", at most {_plain(self.maximum)}"
-        else:
-            return "no time limit"
-        return words + (", weekends free" if self.weekends_free else "")
+            span = _span(self.days)
+            if free:
+                return i18n.gettext("%(span)s per move, weekends free", span=span)
+            return i18n.gettext("%(span)s per move", span=span)
+        if self.kind == "fischer" and self.initial is not None and self.increment is not None:
+            initial = wording.span(self.initial, wording.DAY, _plain(self.initial))
+            increment = _plain(self.increment)
+            if self.maximum is None:
+                if free:
+                    return i18n.gettext(
+                        "Fischer: %(initial)s, +%(increment)s per move, weekends free",
+                        initial=initial,
+                        increment=increment,
+                    )
+                return i18n.gettext(
+                    "Fischer: %(initial)s, +%(increment)s per move",
+                    initial=initial,
+                    increment=increment,
+                )
+            most = _plain(self.maximum)
+            if free:
+                return i18n.gettext(
+                    "Fischer: %(initial)s, +%(increment)s per move, at most %(most)s, weekends "
+                    "free",
+                    initial=initial,
+                    increment=increment,
+                    most=most,
+                )
+            return i18n.gettext(
+                "Fischer: %(initial)s, +%(increment)s per move, at most %(most)s",
+                initial=initial,
+                increment=increment,
+                most=most,
+            )
+        return i18n.gettext("no time limit")
 
 
 NO_CLOCK = Clock("none")
@@ -246,19 +302,26 @@ def parse_clock(text: str, weekends_free: bool = False) -> Clock:
         return NO_CLOCK
     kind, colon, rest = cleaned.partition(":")
     if not colon or kind not in ("days", "fischer"):
-        raise ClockError(f"Unknown clock {text!r}.")
+        raise ClockError(i18n.gettext("Unknown clock %(clock)s.", clock=repr(text)))
     if kind == "days":
         match = _DAYS.fullmatch(rest)
         if match is None:
             raise ClockError(
-                f"Clock {text!r}: after days: comes the number of days per move, such as days:3."
+                i18n.gettext(
+                    "Clock %(clock)s: after days: comes the number of days per move, such as "
+                    "days:3.",
+                    clock=repr(text),
+                )
             )
         return Clock("days", days=float(match[1]), weekends_free=weekends_free)
     match = _FISCHER.fullmatch(rest)
     if match is None:
         raise ClockError(
-            f"Clock {text!r}: after fischer: comes INITIAL+INCREMENT or INITIAL+INCREMENT/MAX, "
-            "in days, such as fischer:7+1 or fischer:7+1/14."
+            i18n.gettext(
+                "Clock %(clock)s: after fischer: comes INITIAL+INCREMENT or INITIAL+INCREMENT/MAX, "
+                "in days, such as fischer:7+1 or fischer:7+1/14.",
+                clock=repr(text),
+            )
         )
     return Clock(
         "fischer",
@@ -452,7 +515,28 @@ def _span(days: float) -> str:
     """A duration in words, in the largest unit it has one of: "3 days", "1 day", "1.5 days",
     "12 hours", "30 minutes"."""
     seconds = days * SECONDS_PER_DAY
-    units = (("day", 86_400), ("hour", 3_600), ("minute", 60), ("second", 1))
+    units = (
+        (wording.DAY, 86_400),
+        (wording.HOUR, 3_600),
+        (wording.MINUTE, 60),
+        (wording.SECOND, 1),
+    )
     unit, size = next((u for u in units if seconds >= u[1]), units[-1])
-    amount = round(seconds / size, 2)
-    return f"{amount:g} {unit}{'' if amount == 1 else 's'}"
+    return wording.span(round(seconds / size, 2), unit)
+
+
+def _needs(kind: str, name: str) -> str:
+    """A clock of `kind` (days, fischer) given without its field `name`."""
+    return i18n.gettext("A %(kind)s clock needs %(name)s.", kind=kind, name=name)
+
+
+def _has_no(kind: str, names: str) -> str:
+    return i18n.gettext("A %(kind)s clock has no %(names)s.", kind=kind, names=names)
+
+
+def _not_days(name: str, value: object) -> str:
+    return i18n.gettext(
+        "The clock's %(name)s must be a number of days, not %(value)s.",
+        name=name,
+        value=repr(value),
+    )

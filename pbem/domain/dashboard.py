@@ -9,15 +9,16 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 
-from pbem import links
+from pbem import i18n, links
 from pbem.config import Settings
-from pbem.domain import letters, when
+from pbem.domain import player_letters, when
 from pbem.domain.access import signin_token
 from pbem.domain.errors import SetupError
 from pbem.domain.names import optional_name
 from pbem.domain.outbox import write_letters
 from pbem.domain.outcomes import CANCELLED as CANCELLED_REASON
 from pbem.domain.views import engine, load_state, may_move, names, timing
+from pbem.domain.wording import and_list
 from pbem.extensions import db
 from pbem.games.base import shorten
 from pbem.models import (
@@ -46,7 +47,7 @@ class GameLine:
     href: str
     invited: bool
     last_activity: datetime
-    clock: str = "no time limit"  # the clock in words, "3 days per move"
+    clock: str = ""  # the clock in words, "3 days per move" (Clock.describe, translated)
     deadline: datetime | None = None  # the player to move's (projected while they are away)
     paused: bool = False  # the player to move is on vacation
     name: str | None = None  # the organiser's name for the game (Game.title); None: unnamed
@@ -136,7 +137,8 @@ def game_lines(config: Settings, player: Player, now: datetime | None = None) ->
 def _scores(scores: list[int], who: list[str], mine: int) -> list[tuple[str, int]]:
     """Each seat's score by name, the player's own first ("you")."""
     order = [mine, *(i for i in range(len(scores)) if i != mine)]
-    return [("you" if i == mine else who[i], scores[i]) for i in order]
+    you = i18n.gettext("you")
+    return [(you if i == mine else who[i], scores[i]) for i in order]
 
 
 def _result(outcome: dict[str, Any] | None, who: list[str], mine: int) -> str:
@@ -145,10 +147,16 @@ def _result(outcome: dict[str, Any] | None, who: list[str], mine: int) -> str:
         return ""
     winners = [w for w in outcome.get("winners") or [] if isinstance(w, int) and w < len(who)]
     if not winners:
-        return "drawn"
+        return i18n.gettext("drawn")
     if mine in winners:
-        return "you won" if len(winners) == 1 else "you shared the win"
-    return " and ".join(who[w] for w in winners) + " won"
+        return i18n.gettext("you won") if len(winners) == 1 else i18n.gettext("you shared the win")
+    # One form in English; other languages agree the verb with one winner or several.
+    return i18n.ngettext(
+        "%(winners)s won",
+        "%(winners)s won",
+        len(winners),
+        winners=and_list([who[w] for w in winners]),
+    )
 
 
 def seat_of(player: Player, game_id: str, seat: str) -> Seat | None:
@@ -169,7 +177,7 @@ def request_signin(config: Settings, address: str) -> list[int]:
         return []
     link = f"{config.base_url}/signin/{signin_token(config, player)}"
     outbox_ids = write_letters(
-        db.session.connection(), config, [letters.signin(config, address, link, player.id)]
+        db.session.connection(), config, [player_letters.signin(config, address, link, player.id)]
     )
     db.session.commit()
     return outbox_ids
@@ -180,8 +188,11 @@ def set_time_zone(player: Player, zone: str) -> str:
     name = when.valid_zone(zone.strip())
     if name is None:
         raise SetupError(
-            f"{shorten(zone)!r} is not a time zone pbem knows: choose one from the list, such "
-            "as Europe/Paris or America/New_York."
+            i18n.gettext(
+                "%(zone)s is not a time zone pbem knows: choose one from the list, such as "
+                "Europe/Paris or America/New_York.",
+                zone=repr(shorten(zone)),
+            )
         )
     player.time_zone = name
     db.session.commit()
@@ -200,8 +211,11 @@ def set_mail_preference(player: Player, preference: str) -> str:
     """Which turn mail the player wants: every turn, one daily digest, or none."""
     if preference not in MAIL_PREFERENCES:
         raise SetupError(
-            f"{shorten(preference)!r} is not a mail choice pbem has: choose every turn, one daily "
-            "digest or no turn emails."
+            i18n.gettext(
+                "%(choice)s is not a mail choice pbem has: choose every turn, one daily digest or "
+                "no turn emails.",
+                choice=repr(shorten(preference)),
+            )
         )
     player.mail_preference = preference
     db.session.commit()

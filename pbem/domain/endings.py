@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Connection, bindparam, exists, insert, select, update
 
-from pbem import games, links
+from pbem import games, i18n, links
 from pbem.config import Settings
 from pbem.domain import bot_seats, letters, outcomes, turns
 from pbem.domain.access import check_claims
@@ -126,13 +126,13 @@ def lock(conn: Connection, game_id: str, seat: links.SeatKey | None = None) -> L
     row = conn.execute(_LOCK_GAME, {"game_id": game_id}).one_or_none()
     seats = conn.execute(_SEAT_STATES, {"game_id": game_id}).all() if row else []
     if row is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(i18n.gettext("There is no such game."))
     if seat is not None:
         mine = next((s for s in seats if s.seat == seat.seat), None)
         if isinstance(seat, links.LinkClaims):
             check_claims(seat, mine)
         elif mine is None or mine.player_id != seat.player_id:
-            raise NotFound("There is no such seat.")
+            raise NotFound(i18n.gettext("There is no such seat."))
     return Locked(row, [s.state for s in seats], [s.player_id for s in seats])
 
 
@@ -146,11 +146,15 @@ def locked_row(conn: Connection, row: Any) -> Locked:
 def check_running(game: Locked, seat: int | None = None) -> None:
     row = game.row
     if row.status == INVITING:
-        raise GameNotStarted("The game has not started yet: nobody has moved, nothing to end.")
+        raise GameNotStarted(
+            i18n.gettext("The game has not started yet: nobody has moved, nothing to end.")
+        )
     if row.status != RUNNING:
         raise game_over(db.session.connection(), row.id, row)
     if seat is not None and game.seat_states[seat] != ACTIVE:
-        raise Refused("You have left this game already; the others play on without you.")
+        raise Refused(
+            i18n.gettext("You have left this game already; the others play on without you.")
+        )
 
 
 def check_in_time(game: Locked, seat: int, now: datetime) -> None:
@@ -289,10 +293,15 @@ def _leave(
 
 
 def _left_words(who: Sequence[str], seat: int, kind: str) -> str:
-    name = display_name(who, seat) or "A player"
+    """What the next player's turn email says first. Lazy: the letter is rendered in its
+    reader's language, not in the language of whoever resigned."""
+    name = display_name(who, seat) or i18n.lazy_gettext("A player")
     if kind == TIMED_OUT:
-        return f"{name} ran out of time and has left the game."
-    return f"{name} resigned and has left the game."
+        words = i18n.lazy_gettext("%(name)s ran out of time and has left the game.", name=name)
+    else:
+        words = i18n.lazy_gettext("%(name)s resigned and has left the game.", name=name)
+    # A str wherever it is shown (the template makes it one).
+    return cast(str, words)
 
 
 def _previous(conn: Connection, game_id: str) -> dict[str, dict[str, str]]:
@@ -347,9 +356,11 @@ def offer_draw(config: Settings, seat: links.SeatKey, now: datetime | None = Non
         game = lock(conn, seat.game_id, seat)
         check_running(game, seat.seat)
         if game.players != 2:
-            raise Refused("Draws are offered in two-player games only.")
+            raise Refused(i18n.gettext("Draws are offered in two-player games only."))
         if game.row.draw_offered_by == seat.seat:
-            raise Refused("Your draw offer stands already: your opponent has not answered yet.")
+            raise Refused(
+                i18n.gettext("Your draw offer stands already: your opponent has not answered yet.")
+            )
         check_in_time(game, seat.seat, now)
     except (ServiceError, links.LinkError):
         db.session.rollback()
@@ -378,8 +389,10 @@ def answer_draw(
         offered_by = game.row.draw_offered_by
         if offered_by is None or offered_by == seat.seat:
             raise Conflict(
-                "There is no draw offer to answer: it was withdrawn by a move, or answered "
-                "already. Reload the game page."
+                i18n.gettext(
+                    "There is no draw offer to answer: it was withdrawn by a move, or answered "
+                    "already. Reload the game page."
+                )
             )
         if accept:
             check_in_time(game, seat.seat, now)
@@ -479,20 +492,24 @@ def cancel(config: Settings, seat: links.SeatKey, now: datetime | None = None) -
         game = lock(conn, seat.game_id, seat)
         row = game.row
         if row.organiser_id is None or row.organiser_id != seat.player_id:
-            raise Refused("Only the player who started the game can cancel it.")
+            raise Refused(i18n.gettext("Only the player who started the game can cancel it."))
         if game.seat_states[seat.seat] != ACTIVE:
-            raise Refused("You have left this game; the others play on without you.")
+            raise Refused(i18n.gettext("You have left this game; the others play on without you."))
         if row.status not in (INVITING, RUNNING):
-            raise GameOver("The game is over already; there is nothing to cancel.")
+            raise GameOver(i18n.gettext("The game is over already; there is nothing to cancel."))
         if row.status == RUNNING:
             # Every seat has seen its hand: no one player may undo a deal they do not like.
             raise Refused(
-                "The game has started: it is cancelled only if every player agrees. Propose "
-                "it on the game page."
+                i18n.gettext(
+                    "The game has started: it is cancelled only if every player agrees. Propose "
+                    "it on the game page."
+                )
             )
         if conn.execute(_ANY_MOVE, {"game_id": row.id}).scalar():
             raise Refused(
-                "A move has been made: the game can no longer be cancelled. You may resign."
+                i18n.gettext(
+                    "A move has been made: the game can no longer be cancelled. You may resign."
+                )
             )
     except (ServiceError, links.LinkError):
         db.session.rollback()

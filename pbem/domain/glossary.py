@@ -2,6 +2,9 @@
 
 A game says which words a newcomer may not know in its guide (`pbem.games.guide`, the module
 `guide` of the game's package, found through the registry so that nothing here names a game).
+The guide is written in English; in another language its text comes from the game's catalog
+and its terms from the game's glossary, `glossary/<language>.json` in its package: each term's
+key with its `forms` (every spelling the pages show), `meaning` and optional `headword`.
 Pages wrap those words in a button that shows a short explanation on hover, tap or Enter, with a
 link to the rule on /rules/<game>; mail links to the rules page.
 """
@@ -9,17 +12,21 @@ link to the rule on /rules/<game>; mail links to the rules page.
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 import itertools
+import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
+from dataclasses import replace
 from functools import cache
 from html import escape
+from typing import Any
 
 from markupsafe import Markup
 
-from pbem import games
+from pbem import games, i18n
 from pbem.config import Settings
 from pbem.games.guide import Guide, Term
 
@@ -36,9 +43,8 @@ def number_afresh() -> None:
     _ids.set(itertools.count(1))
 
 
-@cache
-def guide(name: str) -> Guide | None:
-    """The guide of the game registered as `name`, or None when it has none (or no such game)."""
+def _package(name: str) -> str | None:
+    """The package of the game registered as `name`, where its guide and glossary are."""
     try:
         game = games.get(name)
     except KeyError:
@@ -46,8 +52,14 @@ def guide(name: str) -> Guide | None:
     module = sys.modules.get(type(game).__module__)
     if module is None:
         return None
-    package = module.__name__ if hasattr(module, "__path__") else module.__package__
-    if not package:
+    return (module.__name__ if hasattr(module, "__path__") else module.__package__) or None
+
+
+@cache
+def guide(name: str) -> Guide | None:
+    """The guide of the game registered as `name`, or None when it has none (or no such game)."""
+    package = _package(name)
+    if package is None:
         return None
     try:
         found = importlib.import_module(f"{package}.guide")
@@ -55,6 +67,66 @@ def guide(name: str) -> Guide | None:
         return None
     value = getattr(found, "GUIDE", None)
     return value if isinstance(value, Guide) else None
+
+
+def local_guide(name: str) -> Guide | None:
+    """The game's guide in the current language (pbem.i18n)."""
+    return _guide_in(name, i18n.language())
+
+
+@cache
+def _guide_in(name: str, language: str) -> Guide | None:
+    found = guide(name)
+    if found is None or language == i18n.ENGLISH:
+        return found
+    catalog = i18n.translations(language, name)
+    words = glossary_words(name, language)
+
+    def said(text: str) -> str:
+        return catalog.gettext(text) if text else text
+
+    def term(english: Term) -> Term:
+        local = words.get(english.key)
+        if local is None:
+            return english
+        return replace(
+            english,
+            forms=tuple(local["forms"]),
+            meaning=local["meaning"],
+            headword=local.get("headword", ""),
+        )
+
+    return replace(
+        found,
+        players=said(found.players),
+        length=said(found.length),
+        summary=said(found.summary),
+        sections=tuple(
+            replace(s, title=said(s.title), parts=tuple((a, said(t)) for a, t in s.parts))
+            for s in found.sections
+        ),
+        terms=tuple(term(t) for t in found.terms),
+        variants=tuple(replace(v, title=said(v.title)) for v in found.variants),
+    )
+
+
+@cache
+def glossary_words(name: str, language: str) -> Mapping[str, Mapping[str, Any]]:
+    """The game's glossary in `language` (`glossary/<language>.json` in its package), by term
+    key; empty when it has none."""
+    package = _package(name)
+    if package is None:
+        return {}
+    try:
+        text = (
+            importlib.resources.files(package)
+            .joinpath("glossary", f"{language}.json")
+            .read_text(encoding="utf-8")
+        )
+    except (ModuleNotFoundError, OSError):
+        return {}
+    found = json.loads(text)
+    return found if isinstance(found, dict) else {}
 
 
 def guided() -> list[str]:
@@ -82,8 +154,9 @@ def rules_index_url(config: Settings) -> str | None:
 
 
 def terms(name: str) -> tuple[Term, ...]:
-    """The game's words that its pages explain (none for a game without a guide)."""
-    found = guide(name)
+    """The game's words that its pages explain, in the current language (none for a game
+    without a guide)."""
+    found = local_guide(name)
     return found.terms if found else ()
 
 
@@ -99,7 +172,7 @@ def explain(term: Term, name: str, text: str | None = None) -> Markup:
         'aria-describedby="{uid}">{text}</button>'
         '<span class="pbem-term-tip" id="{uid}" popover role="note">'
         '<b class="pbem-term-head">{word}</b> {meaning} '
-        '<a class="pbem-term-rule" href="{link}">The rule</a></span></span>'
+        '<a class="pbem-term-rule" href="{link}">{rule}</a></span></span>'
     ).format(
         key=term.key,
         uid=uid,
@@ -107,12 +180,13 @@ def explain(term: Term, name: str, text: str | None = None) -> Markup:
         word=term.word,
         meaning=term.meaning,
         link=link,
+        rule=i18n.gettext("The rule"),
     )
 
 
 def gloss(text: str, name: str) -> Markup:
     """`text`, escaped, with every word of the game's glossary in it explained (`explain`)."""
-    pattern, by_form = _matcher(name)
+    pattern, by_form = _matcher(name, i18n.language())
     if pattern is None:
         return Markup(escape(text, quote=False))
     out: list[str] = []
@@ -126,11 +200,12 @@ def gloss(text: str, name: str) -> Markup:
 
 
 @cache
-def _matcher(name: str) -> tuple[re.Pattern[str] | None, dict[str, Term]]:
+def _matcher(name: str, language: str) -> tuple[re.Pattern[str] | None, dict[str, Term]]:
     """One pattern for every form of every term, longest first so that "dead tiles" wins over
     "tiles"; whole words only, case-blind."""
     by_form: dict[str, Term] = {}
-    for term in terms(name):
+    found = _guide_in(name, language)
+    for term in found.terms if found else ():
         for form in term.forms:
             by_form.setdefault(form.lower(), term)
     if not by_form:

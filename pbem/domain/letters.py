@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from pbem import bots, games, links
+from pbem import bots, games, i18n, links
 from pbem.config import Settings
 from pbem.domain import board_pictures, glossary, views, when
 from pbem.domain.move_groups import MoveGroup
@@ -42,6 +42,8 @@ def _about(
         context,
         wanted=wanted,
         list_unsubscribe=unsubscribe(config, seat.player_id),
+        # Unknown here (a row without it): the outbox reads it (outbox.languages_of).
+        language=seat.language or getattr(game, "language", None),
     )
 
 
@@ -225,9 +227,9 @@ def _turn_number(game: GameFacts | Game, state: games.State | None) -> int:
     return state.turn_number if state is not None else move_number(game.ply)
 
 
-def _when(at: datetime | None, seat: SeatInfo) -> str:
-    """An instant in the words the seat's player reads it in ("" for none)."""
-    return when.in_words(at, seat.time_zone) if at is not None else ""
+def _when(at: datetime | None, seat: SeatInfo) -> when.Later | str:
+    """An instant in the words, zone and language the seat's player reads it in ("" for none)."""
+    return when.later(at, seat.time_zone)
 
 
 def results(
@@ -261,30 +263,6 @@ def results(
 def new_links(config: Settings, game: Game, seat: SeatInfo, invited: bool) -> Letter:
     link = links.invite_url(config, seat) if invited else links.seat_url(config, seat)
     return _about(config, game, seat, "links", link=link, invited=invited)
-
-
-def signin(config: Settings, to: str, link: str, player_id: int | None = None) -> Letter:
-    """A sign-in link to `to`; with the player's id, their one-click unsubscribe too."""
-    context = {
-        "link": link,
-        "minutes": links.SIGNIN_MAX_AGE_SECONDS // 60,
-        "rules_index": glossary.rules_index_url(config),
-    }
-    found = unsubscribe(config, player_id) if player_id is not None else None
-    return Letter(to, "signin", None, context, list_unsubscribe=found)
-
-
-def new_player_link(config: Settings, player: Player) -> Letter:
-    link = links.player_url(config, player.id, player.nonce)
-    context = {
-        "link": link,
-        "to": player.address,
-        "name": player.name,
-        "rules_index": glossary.rules_index_url(config),
-    }
-    return Letter(
-        player.address, "signedout", None, context, list_unsubscribe=unsubscribe(config, player.id)
-    )
 
 
 def undeliverable(
@@ -456,14 +434,17 @@ def reply(
     many more there are). While it is still the seat's turn (`yours`: `turns.may_act` says it
     may move), replying to this answer plays too; `state`, the game now, tells whether that
     turn has both its actions still to play."""
+    # Lazy: written in the recipient's language when the letter is.
+    headline: object
     if legal or more_legal:
-        headline = f"your legal moves (move {_turn_number(game, state)})"
+        number = _turn_number(game, state)
+        headline = i18n.lazy_gettext("your legal moves (move %(number)d)", number=number)
     elif played and refused:
-        headline = "part of your reply was played"
+        headline = i18n.lazy_gettext("part of your reply was played")
     elif played:
-        headline = "your move was played" if len(played) == 1 else "your moves were played"
+        headline = i18n.lazy_ngettext("your move was played", "your moves were played", len(played))
     else:
-        headline = "your reply was not played"
+        headline = i18n.lazy_gettext("your reply was not played")
     return _playable(
         config,
         game,
@@ -552,7 +533,7 @@ class WaitingGame:
     opponents: list[str]
     move: int  # the move number, from 1
     deadline: datetime | None
-    move_by: str  # the deadline in the player's words; "" without a clock
+    move_by: when.Later | str  # the deadline in the player's words; "" without a clock
     link: str  # the player's game page
     name: str | None = None  # the organiser's name for the game (Game.title)
 
@@ -568,7 +549,7 @@ def _waiting_game(config: Settings, game: Game, player: Player) -> WaitingGame:
         opponents,
         _turn_number(game, views.load_state(game)),
         deadline,
-        when.in_words(deadline, player.time_zone) if deadline is not None else "",
+        when.later(deadline, player.time_zone),
         links.seat_url(config, seat),
         game.title,
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, select
 
-from pbem import games
+from pbem import games, i18n
 from pbem.domain.turns import move_number
 from pbem.models import Move
 
@@ -52,14 +52,16 @@ class RecentMove(tuple[int, str, str]):
     @property
     def autopilot_note(self) -> str:
         """ "played by autopilot for Ann" when a bot made the move for its player; else ""."""
-        return f"played by autopilot for {self[1]}" if self.autopilot else ""
+        if not self.autopilot:
+            return ""
+        return i18n.gettext("played by autopilot for %(name)s", name=self[1])
 
     @property
     def sentence(self) -> str:
         """The move in words: the engine's, or for a move stored before moves had words, who
         played what; with the autopilot note beside it, so that every page and email that
         tells the move tells who made it."""
-        told = self.words or f"{self[1]} played {self[2]}"
+        told = self.words or i18n.gettext("%(name)s played %(move)s", name=self[1], move=self[2])
         return f"{told} ({self.autopilot_note})" if self.autopilot else told
 
 

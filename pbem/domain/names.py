@@ -15,16 +15,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from email.utils import getaddresses
 from functools import cache
+from typing import cast
 
-from pbem import games
+from pbem import games, i18n
 from pbem.domain import one_line
 from pbem.domain.errors import SetupError
 from pbem.games.base import shorten
 
 MAX_LENGTH = 40
 _COLOUR_WORD = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)*")
-# Who started a game, when the game does not know (games from before organisers were recorded).
-SOMEONE = "Someone"
+# Who started a game, when the game does not know (games from before organisers were recorded);
+# translated in each invitation's own language, when it is written out.
+SOMEONE = cast(str, i18n.lazy_gettext("Someone"))
 
 
 class BadName(SetupError):
@@ -34,13 +36,16 @@ class BadName(SetupError):
 def clean_name(text: str) -> str:
     """The name as pbem stores it: NFC, trimmed, inner whitespace one space; BadName saying what
     is wrong otherwise."""
-    empty = "A name needs at least one visible character."
-    name = one_line.tidy(text, "A name", MAX_LENGTH, empty, BadName)
+    empty = i18n.gettext("A name needs at least one visible character.")
+    name = one_line.tidy(text, one_line.NAME, MAX_LENGTH, empty, BadName)
     # NFKC also finds the full-width and small at signs (＠ ﹫).
     if "@" in unicodedata.normalize("NFKC", name):
         raise BadName(
-            f"{shorten(name)!r} looks like an email address: a name is shown to the other "
-            "players, so it must not carry an address. Leave out the '@'."
+            i18n.gettext(
+                "%(name)s looks like an email address: a name is shown to the other players, so "
+                "it must not carry an address. Leave out the '@'.",
+                name=repr(shorten(name)),
+            )
         )
     return name
 
@@ -70,8 +75,11 @@ def parse_invitee(text: str) -> Invitee:
     found = getaddresses([text])
     if len(found) != 1 or not found[0][1] or not text.endswith(">") or text.count("<") != 1:
         raise SetupError(
-            f"{shorten(text)!r} is not one player: write an address, or a name and an address "
-            'as in "Alice Smith <alice@example.org>".'
+            i18n.gettext(
+                "%(text)s is not one player: write an address, or a name and an address as in "
+                '"Alice Smith <alice@example.org>".',
+                text=repr(shorten(text)),
+            )
         )
     name, address = found[0]
     return Invitee(address, optional_name(name))

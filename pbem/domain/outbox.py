@@ -7,6 +7,7 @@ one function that renders them and stores the rows, threading each game's mail t
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -16,9 +17,9 @@ from typing import Any, Protocol
 from jinja2 import Environment, select_autoescape
 from sqlalchemy import Connection, bindparam, insert, select
 
-from pbem import mail, resources
+from pbem import i18n, mail, resources
 from pbem.config import Settings
-from pbem.models import PENDING, OutboxMessage, utcnow
+from pbem.models import PENDING, Game, OutboxMessage, Player, utcnow
 from pbem.ops import metrics
 
 
@@ -49,30 +50,76 @@ class Letter:
     # The board picture the email carries (a `pictures` key, "<game>/<ply>/<seat>"): the row
     # waits for it up to PBEM_PICTURE_TIMEOUT_SECONDS, then goes without it.
     picture: str | None = None
+    # The language it is written in; None: the recipient's, else its game's, else English
+    # (`languages_of`).
+    language: str | None = None
 
 
 @cache
 def _templates() -> Environment:
+    # One environment for every language: its gettext asks pbem.i18n for the current one.
     # The mail templates need nothing of Flask (no request, session or url_for), so a worker
     # renders them with a plain Jinja environment: HTML escaped, text and subjects as written.
     # Templates are read once per process, as Flask does outside debug mode: checking each
     # file's date at every message would cost a stat per template per email.
-    return Environment(
+    env = Environment(
         loader=resources.template_loader(),
         autoescape=select_autoescape(["html"], default_for_string=False),
         auto_reload=False,
     )
+    i18n.install(env)
+    env.filters["wrap"] = wrap
+    return env
 
 
-def render(kind: str, context: Mapping[str, Any]) -> tuple[str, str, str]:
-    """The subject, plain text and HTML of a `templates/mail/<kind>` message."""
+def wrap(text: str, width: int = 78) -> str:
+    """A paragraph of a text email folded at `width` (a translation is as long as it is), links
+    and other long words left whole."""
+    return textwrap.fill(str(text), width=width, break_long_words=False, break_on_hyphens=False)
+
+
+def render(
+    kind: str, context: Mapping[str, Any], language: str | None = None
+) -> tuple[str, str, str]:
+    """The subject, plain text and HTML of a `templates/mail/<kind>` message, in `language`
+    (English when None)."""
     env = _templates()
-    subject = env.get_template(f"mail/{kind}.subject").render(context)
-    return (
-        " ".join(subject.split()),
-        env.get_template(f"mail/{kind}.txt").render(context),
-        env.get_template(f"mail/{kind}.html").render(context),
-    )
+    with i18n.using(language):
+        subject = env.get_template(f"mail/{kind}.subject").render(context)
+        return (
+            " ".join(subject.split()),
+            env.get_template(f"mail/{kind}.txt").render(context),
+            env.get_template(f"mail/{kind}.html").render(context),
+        )
+
+
+def languages_of(conn: Connection, letters: Sequence[Letter]) -> list[str]:
+    """The language of each letter: its own when set, else its recipient's (a player who chose
+    one, or acted on a page), else that of the game it is about (the organiser's choice, which
+    an invitation to someone new is written in), else English."""
+    unset = [letter for letter in letters if letter.language is None]
+    players: dict[str, str | None] = {}
+    games: dict[str, str] = {}
+    if unset:
+        addresses = sorted({letter.to for letter in unset})
+        for email, spoken in conn.execute(
+            select(Player.email, Player.language).where(Player.email.in_(addresses))
+        ):
+            if email is not None:
+                players[email] = spoken
+        game_ids = sorted({x.game.id for x in unset if x.game is not None})
+        if game_ids:
+            for game_id, spoken in conn.execute(
+                select(Game.id, Game.language).where(Game.id.in_(game_ids))
+            ):
+                games[game_id] = spoken
+    chosen = []
+    for letter in letters:
+        found = letter.language or players.get(letter.to)
+        if found is None and letter.game is not None:
+            found = games.get(letter.game.id)
+        chosen.append(i18n.valid(found) or i18n.ENGLISH)
+    return chosen
 
 
 _INSERT_OUTBOX = insert(OutboxMessage).returning(OutboxMessage.id)
@@ -114,8 +161,8 @@ def write_letters(
     now = utcnow()
     picture_due = now + timedelta(seconds=config.mail.picture_timeout_seconds)
     rows = []
-    for letter in letters:
-        subject, text, html = render(letter.kind, letter.context)
+    for letter, language in zip(letters, languages_of(conn, letters), strict=True):
+        subject, text, html = render(letter.kind, letter.context, language)
         if letter.game is None:
             message_id = mail.new_message_id(letter.kind, config.mail_from)
             in_reply_to = references = None
@@ -141,6 +188,7 @@ def write_letters(
                 "reply_to": letter.reply_to,
                 "list_unsubscribe": letter.list_unsubscribe,
                 "picture": letter.picture,
+                "language": language,
                 "status": PENDING,
                 "attempts": 0,
                 # A row waiting for its picture is due when the wait is over: the sweep sends

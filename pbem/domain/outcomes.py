@@ -2,13 +2,18 @@
 
 Their outcome has the engines' shape (`pbem.games.Outcome`: winners, scores, reason, details),
 with `details["seat"]` the seat that lost on time or resigned. Sentences follow the engines'
-`describe_outcome` style: seats as `{0}`… placeholders, no full stop.
+`describe_outcome` style: seats as `{0}`… placeholders, no full stop; in the language of the page
+or letter being written (a list of winners joined as the language joins one).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from babel.lists import format_list
+
+from pbem import i18n
 
 TIMEOUT = "timeout"
 RESIGNATION = "resignation"
@@ -33,12 +38,29 @@ def sentence(outcome: Mapping[str, Any] | None) -> str | None:
     seat = (outcome.get("details") or {}).get("seat")
     winners = outcome.get("winners") or []
     if reason == DRAW_AGREED:
-        return "Drawn by agreement"
+        return i18n.gettext("Drawn by agreement")
     if reason == CANCELLED:
-        return "Cancelled before anyone moved"
+        return i18n.gettext("Cancelled before anyone moved")
     if reason not in (TIMEOUT, RESIGNATION) or not isinstance(seat, int):
         return None
-    won = " and ".join(f"{{{winner}}}" for winner in winners)
-    verb = "wins" if len(winners) == 1 else "share the win"
-    what = "ran out of time" if reason == TIMEOUT else "resigned"
-    return f"{{{seat}}} {what}; {won} {verb}" if winners else f"{{{seat}}} {what}"
+    loser = f"{{{seat}}}"
+    if not winners:
+        if reason == TIMEOUT:
+            return i18n.gettext("%(seat)s ran out of time", seat=loser)
+        return i18n.gettext("%(seat)s resigned", seat=loser)
+    won = format_list([f"{{{winner}}}" for winner in winners], locale=i18n.language())
+    if reason == TIMEOUT:
+        return i18n.ngettext(
+            "%(seat)s ran out of time; %(winners)s wins",
+            "%(seat)s ran out of time; %(winners)s share the win",
+            len(winners),
+            seat=loser,
+            winners=won,
+        )
+    return i18n.ngettext(
+        "%(seat)s resigned; %(winners)s wins",
+        "%(seat)s resigned; %(winners)s share the win",
+        len(winners),
+        seat=loser,
+        winners=won,
+    )

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from babel.support import LazyProxy
+
+from pbem import i18n
 from pbem.domain.errors import SetupError
 from pbem.extensions import db
 from pbem.games.base import shorten
@@ -20,30 +23,40 @@ from pbem.models import DIGEST, EVERY_TURN, MAIL_PREFERENCES, NO_TURN_MAIL, Play
 @dataclass(frozen=True)
 class Choice:
     value: str
-    label: str
-    meaning: str
+    # Translated when shown (pbem.i18n.lazy_gettext).
+    label: LazyProxy
+    meaning: LazyProxy
 
 
 CHOICES = (
     Choice(
         EVERY_TURN,
-        "Every turn",
-        "An email each time it is your move, with the board; you can reply to it with your move.",
+        i18n.lazy_gettext("Every turn"),
+        i18n.lazy_gettext(
+            "An email each time it is your move, with the board; you can reply to it with your "
+            "move."
+        ),
     ),
     Choice(
         DIGEST,
-        "One daily digest",
-        "One email a day listing the games where it is your move, with their deadlines; a "
-        "reminder still comes as its own email before a deadline, since missing one costs the "
-        "game.",
+        i18n.lazy_gettext("One daily digest"),
+        i18n.lazy_gettext(
+            "One email a day listing the games where it is your move, with their deadlines; a "
+            "reminder still comes as its own email before a deadline, since missing one costs "
+            "the game."
+        ),
     ),
     Choice(
         NO_TURN_MAIL,
-        "No turn emails",
-        "No email about your turns: your games page shows where it is your move.",
+        i18n.lazy_gettext("No turn emails"),
+        i18n.lazy_gettext(
+            "No email about your turns: your games page shows where it is your move."
+        ),
     ),
 )
-ALWAYS_SENT = "Invitations, sign-in links and the results of your games always come by email."
+ALWAYS_SENT = i18n.lazy_gettext(
+    "Invitations, sign-in links and the results of your games always come by email."
+)
 LABELS = {choice.value: choice.label for choice in CHOICES}
 
 
@@ -51,8 +64,14 @@ def checked(value: str) -> str:
     """A preference as a form sends it; SetupError naming the choices for anything else."""
     choice = value.strip().lower()
     if choice not in MAIL_PREFERENCES:
-        allowed = ", ".join(f"{c.value} ({c.label.lower()})" for c in CHOICES)
-        raise SetupError(f"{shorten(value)!r} is not a mail setting: choose one of {allowed}.")
+        allowed = ", ".join(f"{c.value} ({str(c.label).lower()})" for c in CHOICES)
+        raise SetupError(
+            i18n.gettext(
+                "%(value)s is not a mail setting: choose one of %(choices)s.",
+                value=repr(shorten(value)),
+                choices=allowed,
+            )
+        )
     return choice
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from pbem.config import Settings
-from pbem.domain import letters
+from pbem.domain import letters, player_letters
 from pbem.domain.addresses import normalise_address
 from pbem.domain.errors import NotFound
 from pbem.domain.outbox import write_letters
@@ -52,7 +52,7 @@ def rotate_player_links(config: Settings, email: str, notify: bool = True) -> li
     sign_out_everywhere(config, player)
     if not notify:
         return []
-    letter = letters.new_player_link(config, player)
+    letter = player_letters.new_player_link(config, player)
     outbox_ids = write_letters(db.session.connection(), config, [letter])
     db.session.commit()
     return outbox_ids

@@ -13,11 +13,11 @@ from typing import Any, cast
 from sqlalchemy import Connection, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from pbem import games, links, mail
+from pbem import games, i18n, links, mail
 from pbem.config import Settings
 from pbem.domain import bot_seats, clocks, letters, setup_checks, turn_ending, turns
 from pbem.domain.access import check_claims
-from pbem.domain.addresses import normalise_address
+from pbem.domain.addresses import never_email, normalise_address
 from pbem.domain.clocks import Clock
 from pbem.domain.erased import erased
 from pbem.domain.errors import NotFound, SetupError
@@ -64,6 +64,7 @@ def create_game(
     names: Sequence[str | None] | None = None,
     title: str | None = None,
     timeout_policy: str | None = None,
+    language: str | None = None,
 ) -> CreatedGame:
     """A new game in the `inviting` state, and its first emails.
 
@@ -80,6 +81,8 @@ def create_game(
     organiser's name for the game ("Friday Club"; None or empty: unnamed), BadTitle when it
     cannot be one. A name beside a bot is left out: a bot goes by its own. A game whose every
     seat is taken (its organiser's, from their player link, and bots) starts at once.
+    `language` is the game's (pbem.i18n): its mail to whoever has not chosen one, invitations
+    to newcomers first; English when None, SetupError when pbem does not speak it.
     """
     try:
         rules = games.get(engine_name)
@@ -88,7 +91,9 @@ def create_game(
     entries = bot_seats.parse_entries(config, emails)
     given = [optional_name(name) for name in names or []]
     if len(given) > len(entries):
-        raise SetupError("There are more names than players: give each name beside an address.")
+        raise SetupError(
+            i18n.gettext("There are more names than players: give each name beside an address.")
+        )
     named = {
         entry.address: name
         for entry, name in zip(entries, given, strict=False)
@@ -106,7 +111,20 @@ def create_game(
         raise SetupError(str(exc)) from exc
     clock = setup_checks.check_clock(config, clock)
     policy = setup_checks.check_timeout_policy(timeout_policy, len(entries))
-    facts = (config, rules, resolved, entries, named, seed, started_by, clock, title, policy)
+    spoken = setup_checks.check_language(language)
+    facts = (
+        config,
+        rules,
+        resolved,
+        entries,
+        named,
+        seed,
+        started_by,
+        clock,
+        title,
+        policy,
+        spoken,
+    )
     try:
         return _create(*facts)
     except IntegrityError:
@@ -126,6 +144,7 @@ def _create(
     clock: Clock,
     title: str | None,
     timeout_policy: str,
+    language: str,
 ) -> CreatedGame:
     seated = _seat_players(config, entries, named)
     now = utcnow()
@@ -142,6 +161,7 @@ def _create(
         confirmed_at=None if started_by == BY_STRANGER else now,
         clock=clock.to_json(),
         timeout_policy=timeout_policy,
+        language=language,
     )
     db.session.add(game)
     order = list(range(len(entries)))
@@ -177,10 +197,7 @@ def _seat_players(
     blocked = sorted({a for a in addresses if players[a].blocked_at is not None})
     if blocked:
         db.session.rollback()
-        raise SetupError(
-            f"{', '.join(blocked)} asked pbem never to email them: start the game without "
-            f"{'that address' if len(blocked) == 1 else 'those addresses'}."
-        )
+        raise never_email(blocked)
     for address, name in named.items():
         if name is not None and players[address].name is None:
             players[address].name = name  # the organiser's name for them, until they choose
@@ -311,6 +328,7 @@ _LOCK_INVITED_GAME = (
         Game.confirmed_at,
         Game.organiser_id,
         Game.clock,
+        Game.language,
     )
     .where(Game.id == bindparam("game_id"))
     .with_for_update()
@@ -356,9 +374,9 @@ def accept_invitation(config: Settings, seat: links.SeatKey, name: str | None = 
         if isinstance(seat, links.LinkClaims):
             check_claims(seat, mine)
         if game is None or mine is None:
-            raise NotFound("There is no such seat.")
+            raise NotFound(i18n.gettext("There is no such seat."))
         if game.confirmed_at is None and mine.player_id != game.organiser_id:
-            raise NotFound("This invitation is not open yet.")
+            raise NotFound(i18n.gettext("This invitation is not open yet."))
     except (links.LinkError, NotFound):
         db.session.rollback()  # releases the lock
         raise
@@ -502,30 +520,19 @@ def reinvite(
     try:
         game = conn.execute(_LOCK_INVITED_GAME, {"game_id": organiser.game_id}).one_or_none()
         if game is None:
-            raise NotFound("There is no such game.")
+            raise NotFound(i18n.gettext("There is no such game."))
         rows = conn.execute(_INVITED_SEATS_WITH_EXPIRY, {"game_id": game.id}).all()
         mine = next((row for row in rows if row.seat == organiser.seat), None)
         if isinstance(organiser, links.LinkClaims):
             check_claims(organiser, mine)
-        if mine is None or mine.player_id != game.organiser_id:
-            raise SetupError("Only the player who started the game can invite someone else.")
-        if game.status != INVITING:
-            raise SetupError("The game has started or ended: its seats cannot change now.")
-        target = next((row for row in rows if row.seat == seat_index), None)
-        if target is None or target.expired_at is None:
-            raise SetupError(
-                "Only a seat whose invitation lapsed can go to someone else; this one is "
-                "taken or still open."
-            )
-        if any(row.email == address for row in rows):
-            raise SetupError(f"{address} has a seat in this game already.")
+        target = _lapsed_seat(game, rows, mine, seat_index, address)
     except (SetupError, NotFound, links.LinkError):
         db.session.rollback()
         raise
     player = _players(config, [address])[address]
     if player.blocked_at is not None:
         db.session.rollback()
-        raise SetupError(f"{address} asked pbem never to email them: invite someone else.")
+        raise never_email([address], reinviting=True)
     if name is not None and player.name is None:
         player.name = name
     db.session.flush()
@@ -553,11 +560,36 @@ def reinvite(
     who = seat_names(game, seats)
     # The locked row has every column an invitation reads of a game.
     invitation = letters.invitation(
-        config, cast(Game, game), seats[seat_index], creator=who[mine.seat], names=who
+        config, cast(Game, game), seats[seat_index], creator=who[organiser.seat], names=who
     )
     outbox_ids = write_letters(conn, config, [invitation], last_message_ids(conn, [game.id]))
     db.session.commit()
     return outbox_ids
+
+
+def _lapsed_seat(game: Any, rows: Sequence[Any], mine: Any, seat_index: int, address: str) -> Any:
+    """The lapsed seat the organiser (`mine`) may give to `address`, or SetupError why not."""
+    if mine is None or mine.player_id != game.organiser_id:
+        raise SetupError(
+            i18n.gettext("Only the player who started the game can invite someone else.")
+        )
+    if game.status != INVITING:
+        raise SetupError(
+            i18n.gettext("The game has started or ended: its seats cannot change now.")
+        )
+    target = next((row for row in rows if row.seat == seat_index), None)
+    if target is None or target.expired_at is None:
+        raise SetupError(
+            i18n.gettext(
+                "Only a seat whose invitation lapsed can go to someone else; this one is "
+                "taken or still open."
+            )
+        )
+    if any(row.email == address for row in rows):
+        raise SetupError(
+            i18n.gettext("%(address)s has a seat in this game already.", address=address)
+        )
+    return target
 
 
 _INVITED_SEATS_WITH_EXPIRY = (

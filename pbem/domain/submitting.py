@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, bindparam, insert, select
 
-from pbem import games, links
+from pbem import games, i18n, links
 from pbem.domain import outcomes, turns
 from pbem.domain.access import check_claims
 from pbem.domain.errors import GameOver, MoveRefused, NotFound, ServiceError
@@ -76,7 +76,7 @@ def _submit(
     if isinstance(seat, links.LinkClaims):
         check_claims(seat, game)
     elif game is None:
-        raise NotFound("There is no such seat.")
+        raise NotFound(i18n.gettext("There is no such seat."))
     assert game is not None
     try:
         submission_id = _checked_insert(conn, seat, game, move, ply, by_bot, autopilot)
@@ -104,7 +104,7 @@ def _checked_insert(
     turns.check_move(turns.may_act(game, sitter, now, by_bot), ply, game.ply)
     if not move:
         raise MoveRefused(
-            "No move was given: choose one of the legal moves or type one.", "no_move"
+            i18n.gettext("No move was given: choose one of the legal moves or type one."), "no_move"
         )
     try:
         games.get(game.engine).from_json(game.state).play(move)
@@ -157,8 +157,17 @@ def game_over(conn: Connection, game_id: str, game: EndedGame) -> GameOver:
     names = display_names(
         game.engine, list(conn.execute(_PLAYER_NAMES, {"game_id": game_id}).scalars())
     )
-    how = f" {games.fill_names(sentence, names)}." if sentence else ""
+    if not sentence:
+        return GameOver(
+            i18n.gettext(
+                "The game is over. It takes no more moves, draw offers or resignations: open the "
+                "game page to see the final position and the result."
+            )
+        )
     return GameOver(
-        f"The game is over.{how} It takes no more moves, draw offers or resignations: open the "
-        "game page to see the final position and the result."
+        i18n.gettext(
+            "The game is over. %(how)s. It takes no more moves, draw offers or resignations: "
+            "open the game page to see the final position and the result.",
+            how=games.fill_names(sentence, names),
+        )
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from pbem import i18n
 from pbem.domain import one_line
 from pbem.domain.errors import SetupError
 from pbem.games.base import shorten
@@ -27,14 +28,17 @@ class BadTitle(SetupError):
 def clean_title(text: str) -> str:
     """The name as pbem stores it: NFC, trimmed, inner whitespace one space; BadTitle saying
     what is wrong and what to do otherwise."""
-    empty = "A game's name needs at least one visible character, or leave it out."
-    title = one_line.tidy(text, "A game's name", MAX_LENGTH, empty, BadTitle)
+    empty = i18n.gettext("A game's name needs at least one visible character, or leave it out.")
+    title = one_line.tidy(text, one_line.TITLE, MAX_LENGTH, empty, BadTitle)
     # NFKC also finds the full-width and small at signs and colons (＠ ﹫ ：).
     folded = unicodedata.normalize("NFKC", title)
     if "@" in folded or _LINK.search(folded):
         raise BadTitle(
-            f"{shorten(title)!r} holds an address or a link: a game's name goes into every "
-            "email of the game, so it may not carry either. Leave out the '@' or the link."
+            i18n.gettext(
+                "%(title)s holds an address or a link: a game's name goes into every email of the "
+                "game, so it may not carry either. Leave out the '@' or the link.",
+                title=repr(shorten(title)),
+            )
         )
     return title
 
@@ -42,8 +46,11 @@ def clean_title(text: str) -> str:
 def game_named(name: str | None, engine_title: str, game_id: str) -> str:
     """How a sentence names a game: "Friday Club (Chess game wv7WthzljTw0)", or "Chess game
     wv7WthzljTw0" when it has no name (as the mail's `game_named` does)."""
-    plain = f"{engine_title} game {game_id}"
-    return f"{name} ({plain})" if name else plain
+    if name:
+        return i18n.gettext(
+            "%(name)s (%(game)s game %(id)s)", name=name, game=engine_title, id=game_id
+        )
+    return i18n.gettext("%(game)s game %(id)s", game=engine_title, id=game_id)
 
 
 def optional_title(text: str | None) -> str | None:

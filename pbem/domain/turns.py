@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from pbem import i18n
 from pbem.domain import clocks, outcomes, when
 from pbem.domain.clocks import NO_CLOCK, Clock
 from pbem.domain.errors import (
@@ -211,18 +212,31 @@ class Sitter:
 
 
 # To a seat that resigned, or ran out of time, in a game of three or more that went on.
-LEFT_THE_GAME = "You have left this game (resigned or out of time): the others play on without you."
-ON_AUTOPILOT = (
+# (Translated when shown: str() them where a str is needed.)
+LEFT_THE_GAME = i18n.lazy_gettext(
+    "You have left this game (resigned or out of time): the others play on without you."
+)
+ON_AUTOPILOT = i18n.lazy_gettext(
     "Your seat is on autopilot: pbem's bot plays it for you. Take it back first (on the game "
     "page or your games page), then make your move."
 )
-TAKEN_BACK = "The seat is played by its player again: the bot's move is not wanted."
-NOT_YOUR_TURN = "It is not your turn: wait for the email telling you it is, then use its link."
-GAME_OVER = "The game is over; no more moves can be made."
+TAKEN_BACK = i18n.lazy_gettext(
+    "The seat is played by its player again: the bot's move is not wanted."
+)
+NOT_YOUR_TURN = i18n.lazy_gettext(
+    "It is not your turn: wait for the email telling you it is, then use its link."
+)
+GAME_OVER = i18n.lazy_gettext("The game is over; no more moves can be made.")
 _GAME_OVER = {
-    outcomes.TIMEOUT: "The game is over: it was lost on time before this move was played.",
-    outcomes.RESIGNATION: "The game is over: a player resigned before this move was played.",
-    outcomes.DRAW_AGREED: "The game is over: it was drawn by agreement before this move.",
+    outcomes.TIMEOUT: i18n.lazy_gettext(
+        "The game is over: it was lost on time before this move was played."
+    ),
+    outcomes.RESIGNATION: i18n.lazy_gettext(
+        "The game is over: a player resigned before this move was played."
+    ),
+    outcomes.DRAW_AGREED: i18n.lazy_gettext(
+        "The game is over: it was drawn by agreement before this move."
+    ),
 }
 
 
@@ -258,8 +272,12 @@ def check_move(verdict: Verdict, ply: int, game_ply: int) -> None:
         verdict.check()
     if ply != game_ply:
         raise StalePly(
-            f"This move was for move {move_number(ply)}; the game is at move "
-            f"{move_number(game_ply)}. Reload the game page to see the board as it is now."
+            i18n.gettext(
+                "This move was for move %(move)d; the game is at move %(now)d. Reload the game "
+                "page to see the board as it is now.",
+                move=move_number(ply),
+                now=move_number(game_ply),
+            )
         )
     verdict.check()
 
@@ -277,20 +295,23 @@ def may_act(game: TurnGame, seat: Sitter, now: datetime, by_bot: bool = False) -
     if game.status == INVITING:
         return _outright(
             GameNotStarted(
-                "The game has not started yet: it starts when every invited player has accepted."
+                i18n.gettext(
+                    "The game has not started yet: it starts when every invited player has "
+                    "accepted."
+                )
             )
         )
     if game.status == CANCELLED:
-        return _outright(GameOver("The game was cancelled; no moves can be made."))
+        return _outright(GameOver(i18n.gettext("The game was cancelled; no moves can be made.")))
     if game.status != RUNNING:
         reason = str((game.outcome or {}).get("reason"))
-        return _outright(GameOver(_GAME_OVER.get(reason, GAME_OVER)))
+        return _outright(GameOver(str(_GAME_OVER.get(reason, GAME_OVER))))
     if not seat.active:
-        return _outright(NotYourTurn(LEFT_THE_GAME))
+        return _outright(NotYourTurn(str(LEFT_THE_GAME)))
     if seat.bot_plays is not None and seat.bot_plays != by_bot:
-        return _outright(NotYourTurn(TAKEN_BACK if by_bot else ON_AUTOPILOT))
+        return _outright(NotYourTurn(str(TAKEN_BACK if by_bot else ON_AUTOPILOT)))
     if waiting_on(game) != seat.seat:
-        return Verdict(NotYourTurn(NOT_YOUR_TURN))
+        return Verdict(NotYourTurn(str(NOT_YOUR_TURN)))
     if game.deadline is not None and not clocks.in_time(game.deadline, game.paused_at or now):
         return Verdict(out_of_time(game.deadline))
     return MAY
@@ -303,6 +324,9 @@ def _outright(refusal: ServiceError) -> Verdict:
 def out_of_time(deadline: datetime) -> OutOfTime:
     """The refusal of anything but a timeout once the turn's time ran out at `deadline`."""
     return OutOfTime(
-        f"Your time for this move ran out at {when.in_words(deadline)}: the game is being "
-        "settled as a timeout. Open the game page to see how it ended."
+        i18n.gettext(
+            "Your time for this move ran out at %(deadline)s: the game is being settled as a "
+            "timeout. Open the game page to see how it ended.",
+            deadline=when.in_words(deadline),
+        )
     )

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, bindparam, select, update
 
+from pbem import i18n
 from pbem.config import Settings
 from pbem.domain import turns
 from pbem.domain.errors import ServiceError
@@ -74,14 +75,20 @@ def start(config: Settings, player_id: int, days: float, now: datetime | None = 
     player = _lock_player(player_id)
     if player.vacation_since is not None:
         db.session.rollback()
-        raise VacationRefused("You are on vacation already; come back first to change it.")
+        raise VacationRefused(
+            i18n.gettext("You are on vacation already; come back first to change it.")
+        )
     if not math.isfinite(days) or days <= 0:
         db.session.rollback()
-        raise VacationRefused("Give the number of days you will be away: more than 0.")
+        raise VacationRefused(
+            i18n.gettext("Give the number of days you will be away: more than 0.")
+        )
     left = balance(config, player, now)
     if left.seconds < 60:
         db.session.rollback()
-        raise VacationRefused("You have no vacation days left; more accrue every month.")
+        raise VacationRefused(
+            i18n.gettext("You have no vacation days left; more accrue every month.")
+        )
     player.vacation_seconds, player.vacation_accrued_at = left.seconds, left.accrued_at
     player.vacation_since = now
     player.vacation_until = now + timedelta(seconds=min(days * SECONDS_PER_DAY, left.seconds))
@@ -159,7 +166,7 @@ def _lock_player(player_id: int) -> Player:
         select(Player).where(Player.id == player_id).with_for_update()
     ).scalar_one_or_none()
     if player is None:
-        raise VacationRefused("There is no such player.")
+        raise VacationRefused(i18n.gettext("There is no such player."))
     return player
 
 

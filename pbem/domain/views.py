@@ -104,6 +104,7 @@ GAME_FACTS = (
     Game.thread_message_id,
     Game.outcome,
     Game.title,
+    Game.language,
 )
 
 
@@ -122,11 +123,14 @@ class GameFacts:
     # The organiser's name for the game (Game.title); None: unnamed. Mail heads with it.
     # Keyword-only, so that subclasses' positional fields (applying.Playing) keep their places.
     title: str | None = field(default=None, kw_only=True)
+    # The game's language (pbem.i18n): its mail to those who have not chosen one.
+    language: str | None = field(default=None, kw_only=True)
 
     @classmethod
     def of(cls, row: Any, **more: Any) -> Self:
         """The facts of a game row (or ORM object) with its `id`, `engine`, `status`, `ply`,
-        `to_move`, `thread_message_id`, `outcome` and `title`; `more` for a subclass's fields."""
+        `to_move`, `thread_message_id`, `outcome`, `title` and `language`; `more` for a
+        subclass's fields."""
         return cls(
             row.id,
             row.engine,
@@ -136,13 +140,14 @@ class GameFacts:
             row.thread_message_id,
             row.outcome,
             title=row.title,
+            language=row.language,
             **more,
         )
 
     @staticmethod
     def at(game: Any, state: games.State, ply: int) -> GameFacts:
-        """`game` (with its `id`, `engine`, `thread_message_id` and `title`) once a move, or the
-        deal, left it at `state` and `ply`."""
+        """`game` (with its `id`, `engine`, `thread_message_id`, `title` and `language`) once a
+        move, or the deal, left it at `state` and `ply`."""
         outcome = state.outcome
         return GameFacts(
             game.id,
@@ -153,6 +158,7 @@ class GameFacts:
             game.thread_message_id,
             outcome.to_json() if outcome is not None else None,
             title=game.title,
+            language=game.language,
         )
 
 
@@ -174,6 +180,7 @@ class SeatInfo:
     bot: str | None = None  # the kind of bot whose seat it is (None: a person's)
     autopilot: bool = False  # a person's seat a bot plays for them for now
     autopilot_bot: str | None = None  # the bot its player handed it to, while on autopilot
+    language: str | None = None  # the player's (pbem.i18n); None: not chosen, the game's then
 
     @property
     def played_by(self) -> str | None:
@@ -198,6 +205,7 @@ class SeatInfo:
             player.bot,
             seat.autopilot_since is not None,
             seat.autopilot_bot,
+            player.language,
         )
 
     @classmethod
@@ -218,6 +226,7 @@ class SeatInfo:
             row.bot,
             row.autopilot_since is not None,
             row.autopilot_bot,
+            row.language,
         )
 
 
@@ -237,6 +246,7 @@ SEAT_INFO = (
     Player.bot,
     Seat.autopilot_since,
     Seat.autopilot_bot,
+    Player.language,
 )
 
 

@@ -16,6 +16,12 @@ from typing import Any
 
 from pbem.games.base import State
 
+
+def N_(text: str) -> str:
+    """Text of the game's guide, marked for its catalog and translated where it is shown."""
+    return text
+
+
 # An anchor on a rules page, and a term's key: lower-case words joined by hyphens.
 ANCHOR = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 # The sections every rules page has, in this order (the tests hold every guide to them).

@@ -35,7 +35,7 @@ from pbem.mail.writer import Ready
 class MailRow(Protocol):
     """An outbox row as sending reads it (an ORM object or a row of its columns).
 
-    Read when present: `reply_to`, `list_unsubscribe` and, from the claim's join with
+    Read when present: `reply_to`, `list_unsubscribe`, `language` and, from the claim's join with
     `pictures`, `board_png` and `board_alt` (the picture it carries).
     """
 
@@ -175,6 +175,9 @@ def _envelope(row: MailRow, mail_from: str) -> Envelope:
         headers.append(writer.folded("References", row.references))
     if reply:
         headers.append(Ready("Reply-To", reply))
+    language: str | None = getattr(row, "language", None)
+    if language and language.isalpha() and len(language) <= 8:
+        headers.append(Ready("Content-Language", language))
     if unsubscribe:
         headers.append(Ready("List-Unsubscribe", f"<{unsubscribe}>"))
         if unsubscribe.startswith("https://"):

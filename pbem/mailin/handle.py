@@ -34,7 +34,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, select
 
-from pbem import dispatch, games, models
+from pbem import dispatch, games, i18n, models
 from pbem.config import Settings
 from pbem.domain import (
     bot_turns,
@@ -109,7 +109,7 @@ def _handle(
     if bounce_to:
         return _bounce(config, raw, bounce_to)
     if reply.intent == parse.AUTOMATIC:
-        return Outcome(IGNORED, reply.why)
+        return Outcome(IGNORED, str(reply.why))
     if envelope_sender is not None and not envelope_sender.strip("<> "):
         return Outcome(IGNORED, "the envelope sender is empty (a bounce)")
     if _from_pbem(config, reply.sender):
@@ -130,12 +130,23 @@ def _handle(
     if refusal:
         return Outcome(DROPPED, refusal, game_id, seat_index, ply)
     db.session.commit()  # ends the read; what follows commits on its own
+    facts = _facts(game_id)[0]
     # How pages and mail call the players (never by address): the answer's sentences.
-    names = seat_names(_facts(game_id)[0], infos)
+    names = seat_names(facts, infos)
+    # Refusals are written as the answer is: in the player's language, else the game's.
+    with i18n.using(seat.language or facts.language):
+        return _do(config, reply, seat, ply, names)
+
+
+def _do(
+    config: Settings, reply: parse.Reply, seat: SeatInfo, ply: int, names: list[str]
+) -> Outcome:
+    """What the seat's player asked for by mail, done and answered."""
     if reply.intent == parse.UNREADABLE:
-        refusal = f"pbem could not read a move in it: {reply.why}."
-        ids = _answer(config, _now(game_id).reply(config, seat, refused=refusal, sent=reply.read))
-        return Outcome(REFUSED, f"unreadable: {reply.why}", game_id, seat_index, ply, ids)
+        refusal = i18n.gettext("pbem could not read a move in it: %(why)s.", why=reply.why)
+        letter = _now(seat.game_id).reply(config, seat, refused=refusal, sent=reply.read)
+        ids = _answer(config, letter)
+        return Outcome(REFUSED, f"unreadable: {reply.why}", seat.game_id, seat.seat, ply, ids)
     if reply.intent == parse.LEGAL:
         return _legal(config, seat, ply, names)
     if reply.intent == parse.RESIGN:
@@ -340,7 +351,11 @@ def _play(
             _EARLIER, {"game_id": seat.game_id, "seat": seat.seat, "ply": at, "move": line}
         ).one_or_none()
         if earlier is not None and earlier.status == models.APPLIED:
-            played.append(f"{line} (played already, by an earlier copy of this reply)")
+            played.append(
+                i18n.gettext(
+                    "%(move)s (played already, by an earlier copy of this reply)", move=line
+                )
+            )
             continue
         if index and not _same_turn(facts, state, seat.seat, at):
             unplayed = lines[index:]
@@ -362,7 +377,7 @@ def _play(
             db.session.connection().execute(_DECIDED, {"submission_id": submission_id}).one()
         )
         if status != models.APPLIED:
-            refused, sent = error or "It was not played.", lines[index:]
+            refused, sent = error or i18n.gettext("It was not played."), lines[index:]
             break
         played.append(sentence)
     answer = {"played": played, "refused": refused, "sent": sent, "unplayed": unplayed}

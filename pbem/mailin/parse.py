@@ -22,6 +22,10 @@ from email.message import EmailMessage
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
+from babel.support import LazyProxy
+
+from pbem import i18n
+
 MAX_BYTES = 256 * 1024  # of the message read; a longer one is refused as too large
 MAX_MOVES = 4  # lines of moves in one reply (a turn of two actions takes two)
 MAX_LINE = 200  # characters in a line of moves (the longest a submission stores)
@@ -37,8 +41,55 @@ LEGAL = "legal"  # "moves": answer with the legal moves
 UNREADABLE = "unreadable"
 AUTOMATIC = "automatic"  # an auto-reply or a bounce: never acted on, never answered
 
-RESIGN_WORDS = frozenset({"resign", "i resign"})
-LEGAL_WORDS = frozenset({"moves", "legal moves", "legal", "list moves"})
+# The commands a reply may be, in each language pbem speaks (English always understood), as they
+# read lowercased with punctuation made spaces ("j'abandonne" reads "j abandonne"). The move
+# notation is each game's own and the same in every language.
+RESIGN_WORDS = frozenset(
+    {
+        "resign",
+        "i resign",
+        # French
+        "abandon",
+        "abandonner",
+        "j abandonne",
+        "je abandonne",
+        # Dutch
+        "opgeven",
+        "ik geef op",
+        "geef op",
+        # Danish
+        "opgiv",
+        "opgiver",
+        "jeg opgiver",
+        "giv op",
+        "jeg giver op",
+    }
+)
+LEGAL_WORDS = frozenset(
+    {
+        "moves",
+        "legal moves",
+        "legal",
+        "list moves",
+        # French
+        "coups",
+        "coups possibles",
+        "coups légaux",
+        "coups legaux",
+        "liste des coups",
+        # Dutch
+        "zetten",
+        "mogelijke zetten",
+        "legale zetten",
+        "geldige zetten",
+        # Danish
+        "træk",
+        "traek",
+        "mulige træk",
+        "lovlige træk",
+        "gyldige træk",
+    }
+)
 # Headers where the reply address may be, besides the envelope's recipients.
 ADDRESS_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
 
@@ -47,7 +98,9 @@ ADDRESS_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
 class Reply:
     intent: str
     moves: tuple[str, ...] = ()
-    why: str = ""  # for UNREADABLE and AUTOMATIC: what is wrong, for the answer and the logs
+    # For UNREADABLE and AUTOMATIC: what is wrong, for the answer and the logs. An UNREADABLE
+    # reply's is quoted to its player, so it is said in their language when the answer is written.
+    why: str | LazyProxy = ""
     sender: str = ""  # the From address, as written
     addresses: tuple[str, ...] = ()  # the header values the reply address may be in
     message_id: str = ""
@@ -78,23 +131,25 @@ def read_message(raw: bytes) -> Reply:
     if robot:
         return replace(reply, why=robot)
     if len(raw) > MAX_BYTES:
-        why = (
-            f"it is larger than {MAX_BYTES // 1024} KiB: write the move as plain text, "
-            "without attachments"
+        too_large = i18n.lazy_gettext(
+            "it is larger than %(size)d KiB: write the move as plain text, without attachments",
+            size=MAX_BYTES // 1024,
         )
-        return replace(reply, intent=UNREADABLE, why=why)
+        return replace(reply, intent=UNREADABLE, why=too_large)
     try:
         lines = first_lines(message)
     except Exception:
-        return replace(reply, intent=UNREADABLE, why="its text could not be decoded")
+        return replace(
+            reply, intent=UNREADABLE, why=i18n.lazy_gettext("its text could not be decoded")
+        )
     intent, moves, why = intent_of(lines)
     return replace(reply, intent=intent, moves=moves, why=why, read=_shown(lines))
 
 
-def intent_of(lines: list[str]) -> tuple[str, tuple[str, ...], str]:
+def intent_of(lines: list[str]) -> tuple[str, tuple[str, ...], str | LazyProxy]:
     """(intent, moves, why) of the first lines of a reply."""
     if not lines:
-        return UNREADABLE, (), "there was no text above the quoted email"
+        return UNREADABLE, (), i18n.lazy_gettext("there was no text above the quoted email")
     command = " ".join(re.sub(r"[^\w\s]", " ", lines[0]).lower().split())
     if command in RESIGN_WORDS and len(lines) == 1:
         return RESIGN, (), ""
@@ -104,14 +159,21 @@ def intent_of(lines: list[str]) -> tuple[str, tuple[str, ...], str]:
         return (
             UNREADABLE,
             (),
-            f"it has more than {MAX_MOVES} lines above the quoted email: write each move on a "
-            "line of its own, and nothing else above the quote",
+            i18n.lazy_gettext(
+                "it has more than %(count)d lines above the quoted email: write each move on a "
+                "line of its own, and nothing else above the quote",
+                count=MAX_MOVES,
+            ),
         )
     if any(len(line) > MAX_LINE for line in lines):
-        return UNREADABLE, (), f"a line is longer than {MAX_LINE} characters"
+        return (
+            UNREADABLE,
+            (),
+            i18n.lazy_gettext("a line is longer than %(most)d characters", most=MAX_LINE),
+        )
     if not all(line.isprintable() for line in lines):
         # Control and format characters: no notation has them, and a database refuses some.
-        return UNREADABLE, (), "a line holds a control character"
+        return UNREADABLE, (), i18n.lazy_gettext("a line holds a control character")
     return PLAY, tuple(lines), ""
 
 
@@ -130,10 +192,16 @@ _ROBOT_SENDERS = frozenset({"mailer-daemon", "postmaster"})
 # The Message-IDs pbem gives its mail (`pbem.mail.new_message_id`): a message still carrying one
 # is ours, forwarded or reflected back.
 _OUR_MESSAGE_ID = re.compile(r"^<[A-Za-z0-9_-]{12}\.[0-9a-f]{12}@[^>]+>$")
+# Subjects of auto-replies in the languages pbem speaks (and German, common among responders):
+# "Automatisch antwoord", "Afwezig(heidsbericht)", "Autosvar", "Fraværende", "Absent(e)", …
 _ROBOT_SUBJECT = re.compile(
     r"^\s*(auto(matic)?[ -]?(reply|response)|auto:|out of (the )?office|"
     r"undeliver(able|ed)|delivery (status notification|failure)|"
-    r"(mail )?delivery (has )?failed|returned mail|abwesenheitsnotiz|r[ée]ponse automatique)",
+    r"(mail )?delivery (has )?failed|returned mail|abwesenheitsnotiz|"
+    r"r[ée]ponse automatique|absente?\b|message d'absence|"
+    r"automatisch(e)? (antwoord|beantwoording)|afwezig|niet aanwezig|"
+    r"autosvar|automatisk svar|frav[æa]r|ikke til stede|"
+    r"automatisk (besked|meddelelse))",
     re.IGNORECASE,
 )
 

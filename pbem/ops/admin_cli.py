@@ -135,6 +135,7 @@ def _player_export(app: Flask, args: argparse.Namespace) -> int:
 
 def _player_erase(app: Flask, args: argparse.Namespace) -> int:
     from pbem import dispatch
+    from pbem.domain import bot_turns
     from pbem.domain.errors import ServiceError
     from pbem.models import utcnow
 
@@ -150,6 +151,7 @@ def _player_erase(app: Flask, args: argparse.Namespace) -> int:
         print(f"pbem admin player erase: {exc.message}", file=sys.stderr)
         return 2
     dispatch.send_emails_later(done.outbox_ids)
+    dispatch.play_bots_later(bot_turns.with_bots(done.resigned))
     if args.json:
         _print_json(asdict(done))
         return 0

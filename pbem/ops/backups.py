@@ -26,7 +26,7 @@ from sqlalchemy import func, inspect, select, update
 from sqlalchemy.engine import Engine, make_url
 
 from pbem.config import Settings
-from pbem.domain import letters
+from pbem.domain import player_letters
 from pbem.domain.outbox import write_letters
 from pbem.domain.rotation import sign_out_everywhere
 from pbem.extensions import db
@@ -109,7 +109,7 @@ def renew_links(config: Settings, backup_taken: datetime | None) -> list[int]:
         sign_out_everywhere(config, player)
         if player.blocked_at is not None:
             continue
-        letter = letters.new_player_link(config, player)
+        letter = player_letters.new_player_link(config, player)
         # The same letter as "sign out everywhere", saying why (templates/mail/signedout.*).
         letter = replace(letter, context={**letter.context, "restored_from": backup_taken})
         written += write_letters(db.session.connection(), config, [letter])

@@ -24,11 +24,12 @@ from typing import Any
 from sqlalchemy import delete, or_, select, update
 
 from pbem.config import Settings
-from pbem.domain import endings
+from pbem.domain import endings, player_letters
 from pbem.domain.addresses import normalise_address
 from pbem.domain.erased import address_digest
 from pbem.domain.errors import NotFound, ServiceError
-from pbem.domain.views import game_record
+from pbem.domain.outbox import write_letters
+from pbem.domain.views import engine, game_record
 from pbem.extensions import db
 from pbem.links import LinkError
 from pbem.models import (
@@ -148,6 +149,38 @@ def _seat_data(seat: Seat) -> dict[str, Any]:
             for s in submissions
         ],
     }
+
+
+@dataclass
+class ErasurePlan:
+    """What erasing the player would end: running games they would resign, games gathering
+    players that would be cancelled (each as "Title (id)")."""
+
+    resign: list[str]
+    cancel: list[str]
+
+
+def erasure_plan(player: Player) -> ErasurePlan:
+    seats = db.session.execute(select(Seat).where(Seat.player_id == player.id)).scalars()
+    plan = ErasurePlan([], [])
+    for seat in seats:
+        game = seat.game
+        called = f"{engine(game).title} ({game.id})"
+        if game.status == RUNNING and seat.state == ACTIVE:
+            plan.resign.append(called)
+        elif game.status == INVITING:
+            plan.cancel.append(called)
+    return plan
+
+
+def request_erasure(config: Settings, player: Player) -> list[int]:
+    """Email the player the link that confirms their erasure (the games page's button); the
+    outbox ids to send."""
+    plan = erasure_plan(player)
+    letter = player_letters.erase_request(config, player, len(plan.resign), len(plan.cancel))
+    outbox_ids = write_letters(db.session.connection(), config, [letter])
+    db.session.commit()
+    return outbox_ids
 
 
 @dataclass

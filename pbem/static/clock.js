@@ -5,30 +5,45 @@
 // move has left, counted as the game's clock counts them) counts down while the page is open.
 // On the dashboard, a player without a time zone gets the browser's, posted once.
 
+import { t, tn } from "./kit.js";
+
 const DAY = 86400;
 const WEEK_DAYS_FREE = new Set([0, 6]); // Sunday and Saturday, UTC, as pbem.domain.clocks counts
 const TICK_MS = 15000;
 
 // --- instants in local time ---------------------------------------------------------------------
 
-let formatter = null;
+// Each language's day as pbem.domain.when writes it ("Thursday 3 December", "jeudi 3 décembre",
+// "donderdag 3 december", "torsdag den 3. december"), then the time and the zone's abbreviation.
+const LOCALES = { en: "en-GB" };
+const DAY_WORDS = {
+  en: (p) => `${p.weekday} ${p.day} ${p.month}`,
+  da: (p) => `${p.weekday} den ${p.day}. ${p.month}`,
+};
+let zoneFormatter = null;
+const dayFormatters = new Map(); // language -> its formatter of the day and the time
+
+function pageLanguage() {
+  const language = (document.documentElement.lang || "en").toLowerCase().split("-")[0];
+  return ["en", "fr", "nl", "da"].includes(language) ? language : "en";
+}
+
+function parts(formatter, date) {
+  return Object.fromEntries(formatter.formatToParts(date).map((p) => [p.type, p.value]));
+}
 
 function format(date) {
-  if (!formatter) {
-    // English words like the server's ("Thursday 3 December, 19:00 CET"); the zone is the
-    // browser's own.
-    formatter = new Intl.DateTimeFormat("en-GB", {
-      weekday: "long",
-      day: "numeric",
-      month: "long",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-      timeZoneName: "short",
-    });
+  const language = pageLanguage();
+  if (!dayFormatters.has(language)) {
+    const options = { weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+    dayFormatters.set(language, new Intl.DateTimeFormat(LOCALES[language] || language, options));
   }
-  const parts = Object.fromEntries(formatter.formatToParts(date).map((p) => [p.type, p.value]));
-  return `${parts.weekday} ${parts.day} ${parts.month}, ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
+  // The zone as the server names it in every language, "CET" where French would say "UTC+1";
+  // the browser's own zone.
+  zoneFormatter = zoneFormatter || new Intl.DateTimeFormat("en-GB", { timeZoneName: "short" });
+  const p = parts(dayFormatters.get(language), date);
+  const day = (DAY_WORDS[language] || DAY_WORDS.en)(p);
+  return `${day}, ${p.hour}:${p.minute} ${parts(zoneFormatter, date).timeZoneName}`;
 }
 
 export function localise(root = document) {
@@ -48,23 +63,27 @@ export function localise(root = document) {
 
 // --- the time left ------------------------------------------------------------------------------
 
-function plural(count, unit) {
-  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+function span(count, unit) {
+  const amount = { amount: count };
+  if (unit === "day") return tn("%(amount)s day", "%(amount)s days", count, amount);
+  if (unit === "hour") return tn("%(amount)s hour", "%(amount)s hours", count, amount);
+  return tn("%(amount)s minute", "%(amount)s minutes", count, amount);
 }
 
-// The same words as pbem.web.play.time_left_words, rounded down.
+// The same words as pbem.web.play.time_left_words (the same msgids, so the catalog holds them
+// once), rounded down.
 export function leftWords(seconds) {
   const whole = Math.max(0, Math.floor(seconds));
-  if (whole <= 0) return "no time left";
-  if (whole < 60) return "less than a minute left";
+  if (whole <= 0) return t("no time left");
+  if (whole < 60) return t("less than a minute left");
   const days = Math.floor(whole / DAY);
   const hours = Math.floor((whole % DAY) / 3600);
   const minutes = Math.floor((whole % 3600) / 60);
-  let parts;
-  if (days) parts = [plural(days, "day"), ...(hours ? [plural(hours, "hour")] : [])];
-  else if (hours) parts = [plural(hours, "hour"), ...(minutes ? [plural(minutes, "minute")] : [])];
-  else parts = [plural(minutes, "minute")];
-  return `${parts.join(" ")} left`;
+  let spans;
+  if (days) spans = [span(days, "day"), ...(hours ? [span(hours, "hour")] : [])];
+  else if (hours) spans = [span(hours, "hour"), ...(minutes ? [span(minutes, "minute")] : [])];
+  else spans = [span(minutes, "minute")];
+  return t("%(time)s left", { time: spans.join(" ") });
 }
 
 // Seconds between two instants that a clock counts: all of them, or weekdays only (UTC).
@@ -146,7 +165,7 @@ async function adoptZone() {
     }
     if (status) {
       status.textContent = body.changed
-        ? `Set to ${body.time_zone}, your browser's time zone; change it here if it is not yours.`
+        ? t("Set to %(zone)s, your browser's time zone; change it here if it is not yours.", { zone: body.time_zone })
         : "";
     }
     document.documentElement.dataset.zoneAdopted = body.time_zone;

@@ -16,7 +16,7 @@
 // is read once and then kept from the ResizeObserver, the first view is worked out from the
 // drawing as the page first shows it, and a viewBox is written only when it changes.
 
-import { $, $$, el } from "./kit.js";
+import { $, $$, el, t } from "./kit.js";
 
 const MIN_READABLE = 0.55; // below this scale a drawing's tiles are too small to read or tap
 const START_SCALE = 0.8; // the scale a zoomed board opens at, unless the last turn needs less
@@ -92,12 +92,12 @@ export class PanZoom {
       el("button", { type: "button", "aria-label": name, title: name, onclick, ...extra }, label);
     return el(
       "div",
-      { class: "pbem-zoom", role: "toolbar", "aria-label": "view of the board", "aria-controls": this.box.id || null, hidden: true },
-      button("−", "zoom out", () => this.zoomBy(1 / STEP), { "data-zoom": "out" }),
-      button("+", "zoom in", () => this.zoomBy(STEP), { "data-zoom": "in" }),
-      button("Last turn", "centre on the last turn", () => this.home(), { "data-zoom": "home" }),
-      button("Whole board", "show the whole board", () => this.whole(), { "data-zoom": "whole" }),
-      el("span", { class: "pbem-hint" }, "drag to move · pinch or + − to zoom"),
+      { class: "pbem-zoom", role: "toolbar", "aria-label": t("view of the board"), "aria-controls": this.box.id || null, hidden: true },
+      button("−", t("zoom out"), () => this.zoomBy(1 / STEP), { "data-zoom": "out" }),
+      button("+", t("zoom in"), () => this.zoomBy(STEP), { "data-zoom": "in" }),
+      button(t("Last turn"), t("centre on the last turn"), () => this.home(), { "data-zoom": "home" }),
+      button(t("Whole board"), t("show the whole board"), () => this.whole(), { "data-zoom": "whole" }),
+      el("span", { class: "pbem-hint" }, t("drag to move · pinch or + − to zoom")),
     );
   }
 

@@ -3,14 +3,15 @@
 // by clicking the board, confirmed by the player, posted to the JSON move API and the new position
 // is shown without a reload.
 //
-// Everything is driven by two JSON islands the page embeds (`legal-moves` and `game-data`) and by
-// the data attributes of the engines' SVG drawings; no move is ever sent before "Confirm". What a
+// Everything is driven by two JSON islands the page embeds (`legal-moves` and `game-data`), the
+// engine's drawings for building a move (fetched from `urls.assets`), and by the data attributes
+// of the engines' SVG drawings; no move is ever sent before "Confirm". What a
 // click means is the game's business: its controller, an ES module of its own that the page data
 // names (`urls.controller`, see kit.js), is loaded on the seat's turn. Without one, or when it
 // cannot be loaded, the page keeps the plain form and everything else (sending, refreshing,
 // replay) works all the same.
 
-import { $, $$, el, readJSON } from "./kit.js";
+import { $, $$, el, readJSON, t } from "./kit.js";
 import { TARGETS, frameTargets, keepChoiceInView } from "./inview.js";
 import { PanZoom } from "./panzoom.js";
 
@@ -59,9 +60,22 @@ class Play {
     this.watchFocus();
     const generation = (this.generation = (this.generation || 0) + 1);
     if (!this.data.your_turn || !this.picker || !this.legal.length) return;
-    const Controller = await loadController(this.data.urls && this.data.urls.controller);
+    // The board and the page around it are painted first; the drawings for building a move
+    // (a long game's are large) are asked for after that, while the controller's module loads.
+    const [Controller, assets] = await Promise.all([
+      loadController(this.data.urls && this.data.urls.controller),
+      afterPaint().then(() => this.loadAssets()),
+    ]);
     // The page may have been read again meanwhile (a refresh): that reading starts its own.
-    if (!Controller || generation !== this.generation) return;
+    if (generation !== this.generation) return;
+    if (!assets) {
+      // Drawings that could not be had leave the plain form, open, as the way to move (a game
+      // that moved on meanwhile is refreshed by watchForTurn instead).
+      if (assets === null) this.keepForm();
+      return;
+    }
+    if (!Controller) return;
+    Object.assign(this.data, assets);
     try {
       this.controller = new Controller(this);
       this.picker.hidden = false;
@@ -82,10 +96,36 @@ class Play {
     if (box && !$("#move-error") && !$("#move-text")?.value) box.open = false;
   }
 
+  // The engine's drawings for building a move (a game's tile previews and claim words), fetched
+  // once the board is drawn rather than carried by the page, which a phone would then wait for.
+  // Null when they cannot be had; false when the game moved on meanwhile (watchForTurn notices).
+  async loadAssets() {
+    const url = this.data.urls && this.data.urls.assets;
+    if (!url) return {};
+    try {
+      const response = await fetch(url, { headers: this.authHeaders(), cache: "no-store" });
+      if (!response.ok) throw new Error(`status ${response.status}`);
+      const body = await response.json();
+      return body.ply === this.data.ply && body.your_turn ? body.assets || {} : false;
+    } catch (error) {
+      console.error("pbem: the board's drawings could not be loaded; the form still works.", error);
+      return null;
+    }
+  }
+
+  // Without its controller the page moves by its plain form: the picker's room is given back
+  // and the form shown open.
+  keepForm() {
+    document.documentElement.classList.add("pbem-js-failed");
+    if (this.picker) this.picker.hidden = true;
+    const box = $("#move-form-box");
+    if (box) box.open = true;
+  }
+
   // A tab left open shows in its title when the player is wanted.
   markTitle() {
     if (this.baseTitle === undefined) this.baseTitle = document.title;
-    document.title = this.data.your_turn ? `● Your turn · ${this.baseTitle}` : this.baseTitle;
+    document.title = this.data.your_turn ? t("● Your turn · %(title)s", { title: this.baseTitle }) : this.baseTitle;
   }
 
   get svg() {
@@ -146,12 +186,12 @@ class Play {
           el(
             "button",
             { type: "button", class: "pbem-confirm", onclick: () => this.confirm(this.pendingMove) },
-            "Confirm move",
+            t("Confirm move"),
           ),
           el(
             "button",
             { type: "button", class: "pbem-cancel", onclick: () => this.cancel() },
-            "Cancel",
+            t("Cancel"),
           ),
         ),
       );
@@ -313,7 +353,7 @@ class Play {
     const move = readFormMove(this.form);
     event.preventDefault();
     if (!move) {
-      this.say("Choose a move from the list or type one.", "error");
+      this.say(t("Choose a move from the list or type one."), "error");
       return;
     }
     this.confirm(move);
@@ -329,7 +369,7 @@ class Play {
     if (this.busy || !move) return;
     this.busy = true;
     this.root.classList.add("pbem-busy");
-    this.showPending(`Sending ${move}…`, "progress");
+    this.showPending(t("Sending %(move)s…", { move }), "progress");
     try {
       const response = await fetch(this.data.urls.moves, {
         method: "POST",
@@ -343,35 +383,37 @@ class Play {
       }
       const body = await response.json().catch(() => ({}));
       if (!response.ok) {
-        this.refused(body.message || `The move was refused (${response.status}).`);
+        this.refused(body.message || t("The move was refused (%(status)s).", { status: response.status }));
         if (["stale_ply", "not_your_turn", "game_over"].includes(body.error)) this.offerRefresh();
         return;
       }
-      this.showPending(`Applying ${move}…`, "progress");
+      this.showPending(t("Applying %(move)s…", { move }), "progress");
       const outcome = await this.waitForSubmission(body.submission);
       if (outcome.status === "applied") {
-        this.showPending(`${move} was played. Loading the new position…`, "progress");
+        this.showPending(t("%(move)s was played. Loading the new position…", { move }), "progress");
         await this.refresh();
       } else if (outcome.status === "rejected") {
-        this.refused(outcome.error || outcome.message || "The move was refused.");
+        this.refused(outcome.error || outcome.message || t("The move was refused."));
       } else {
         this.busy = false;
         this.root.classList.remove("pbem-busy");
         this.clearPending();
         this.say(
-          "Your move is stored and will be applied shortly; this page updates when it is.",
+          t("Your move is stored and will be applied shortly; this page updates when it is."),
           "info",
         );
         this.watchForTurn(true);
       }
     } catch (error) {
-      this.refused(`Could not reach the server (${error.message}). Nothing was changed; try again.`);
+      this.refused(
+        t("Could not reach the server (%(error)s). Nothing was changed; try again.", { error: error.message }),
+      );
     }
   }
 
   submitForm(move) {
     if (!this.form) {
-      this.refused("This page cannot send moves.");
+      this.refused(t("This page cannot send moves."));
       return;
     }
     let text = $('input[type="text"][name="move"], input[name="move"]:not([type="radio"]):not([type="hidden"])', this.form);
@@ -408,7 +450,7 @@ class Play {
             await this.refresh("");
           },
         },
-        "Show the game as it is now",
+        t("Show the game as it is now"),
       ),
     );
   }
@@ -424,7 +466,10 @@ class Play {
       const body = await response.json().catch(() => ({}));
       if (response.ok && body.status && body.status !== "pending") return body;
       if (!response.ok && response.status !== 503) {
-        return { status: "rejected", error: body.message || `Status ${response.status}` };
+        return {
+          status: "rejected",
+          error: body.message || t("Status %(status)s", { status: response.status }),
+        };
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 1.5, 2000);
@@ -461,7 +506,7 @@ class Play {
     this.ready = this.init();
     await this.ready;
     if (message === undefined) {
-      message = this.data.your_turn ? "Your move was played. It is still your turn." : "Your move was played.";
+      message = this.data.your_turn ? t("Your move was played. It is still your turn.") : t("Your move was played.");
     }
     if (this.pending && message) this.say(message, "ok");
   }
@@ -503,19 +548,25 @@ class Play {
           if (mine) {
             // Moved from another tab or device: do not pull the board from under the player.
             this.clearPending();
-            let news = "The game moved on since this page was loaded.";
-            if (!moved && offered) news = offer && offer !== String(this.data.seat) ? "Your opponent offers a draw." : "The draw offer was answered.";
-            else if (!moved) news = agreed ? "A player proposes cancelling the game, or agreed to it." : "The proposal to cancel the game was declined.";
+            let news = t("The game moved on since this page was loaded.");
+            if (!moved && offered) {
+              news =
+                offer && offer !== String(this.data.seat) ? t("Your opponent offers a draw.") : t("The draw offer was answered.");
+            } else if (!moved) {
+              news = agreed
+                ? t("A player proposes cancelling the game, or agreed to it.")
+                : t("The proposal to cancel the game was declined.");
+            }
             this.say(news, "info");
             this.offerRefresh();
             return;
           }
           this.busy = true;
           let words = "";
-          if (status && status !== "running") words = "The game is over.";
-          else if (offered && !moved && offer && offer !== String(this.data.seat)) words = "Your opponent offers a draw.";
+          if (status && status !== "running") words = t("The game is over.");
+          else if (offered && !moved && offer && offer !== String(this.data.seat)) words = t("Your opponent offers a draw.");
           await this.refresh(words);
-          if (this.data.your_turn && moved) this.say("Your turn: the game moved on while you were here.", "ok");
+          if (this.data.your_turn && moved) this.say(t("Your turn: the game moved on while you were here."), "ok");
         }
       } catch {
         // Offline for a moment: the next tick tries again.
@@ -565,9 +616,12 @@ function accessibleName(node) {
   if (title && title.textContent.trim()) return "";
   const d = node.dataset;
   if (d.cell || d.square) return d.cell || d.square;
-  if (d.loc) return `${d.loc} of the tile`;
-  if (d.hand !== undefined && d.tile) return `tile ${d.tile} in your hand`;
-  if (d.pos) return `${node.classList.contains("frontier") ? "the place" : "the tile"} at ${d.pos}`;
+  if (d.loc) return t("%(part)s of the tile", { part: d.loc });
+  if (d.hand !== undefined && d.tile) return t("tile %(tile)s in your hand", { tile: d.tile });
+  if (d.pos) {
+    const at = { position: d.pos };
+    return node.classList.contains("frontier") ? t("the place at %(position)s", at) : t("the tile at %(position)s", at);
+  }
   return "";
 }
 // What the player can choose on the board is reachable with Tab: a controller names it (its static
@@ -647,13 +701,13 @@ class Replay {
       play.root.classList.add("pbem-replaying");
     }
     this.current = ply;
-    this.update(`Loading move ${ply}…`);
+    this.update(t("Loading move %(ply)s…", { ply }));
     let body = this.cache.get(ply);
     if (!body) {
       const response = await fetch(`${play.data.urls.position}${ply}`, { headers: play.authHeaders() });
       body = await response.json().catch(() => ({}));
       if (!response.ok) {
-        this.update(body.message || "That position could not be loaded.");
+        this.update(body.message || t("That position could not be loaded."));
         return;
       }
       this.cache.set(ply, body);
@@ -666,9 +720,15 @@ class Replay {
     if (svg && old) old.replaceWith(svg);
     // The move in words as the page's list says it, else its notation and who played it.
     const listed = $(`#history [data-ply="${ply}"] .pbem-words`);
-    const said = listed ? listed.textContent.trim().replace(/\.$/, "") : `${body.move} by ${body.by}`;
-    const what = ply === 0 ? "the start" : `move ${ply}: ${said}`;
-    this.update(`Replay: the position after ${what}.`);
+    let words;
+    if (ply === 0) words = t("Replay: the position after the start.");
+    else if (listed) {
+      const said = listed.textContent.trim().replace(/\.$/, "");
+      words = t("Replay: the position after move %(ply)s: %(move)s.", { ply, move: said });
+    } else {
+      words = t("Replay: the position after move %(ply)s: %(move)s by %(player)s.", { ply, move: body.move, player: body.by });
+    }
+    this.update(words);
   }
 
   leave() {
@@ -714,6 +774,17 @@ class Replay {
 // --- the game's controller ----------------------------------------------------------------------
 
 const controllers = new Map(); // URL -> Promise of the controller class, or of null
+
+// Resolves once the page has loaded (js-on.js has shown its main part by then) and the browser
+// has painted it: the frame after that; while the tab is hidden, once it is shown. Module scripts
+// run before DOMContentLoaded, so a frame alone could still be one without the main part.
+function afterPaint() {
+  const loaded =
+    document.readyState === "complete"
+      ? Promise.resolve()
+      : new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
+  return loaded.then(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
 
 // The default export of the module at `url` (same origin only), or null when there is none or it
 // cannot be loaded: the page then keeps its plain form.

@@ -13,11 +13,14 @@ from pbem.web import (
     compression,
     dashboard,
     descriptions,
+    erasure,
     errors,
     game_actions,
     headers,
     health,
     invite,
+    language,
+    language_choice,
     limits,
     mail_settings,
     outages,
@@ -44,6 +47,8 @@ BLUEPRINTS = (
     boardkit,
     board_scripts,
     dashboard,
+    erasure,
+    language_choice,
     site_files,
     health,
 )
@@ -54,6 +59,8 @@ def init_app(app: Flask) -> None:
     headers, the rate limits and compression, in the order each needs."""
     # First: every line a request logs carries its id.
     request_ids.register(app)
+    # Next: whatever a request writes, a refusal included, is in its language.
+    language.register(app)
     # Before the blueprints: their `<int:…>` rules take the bounded converter.
     limits.register(app)
     app.before_request(glossary.number_afresh)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from flask import request
 
-from pbem import links, logs
+from pbem import i18n, links, logs
 from pbem.domain import access
 from pbem.domain.errors import NotFound
 from pbem.extensions import db, settings
 from pbem.models import Player, Seat, Submission
+from pbem.web import language
 
 
 def request_token(path_token: str | None = None) -> str:
@@ -37,14 +38,17 @@ def claims_for(game_id: str | None = None, token: str | None = None) -> links.Li
     token = request_token(token)
     if not token:
         raise links.NoToken(
-            "No token was sent: pass your seat token as 'Authorization: Bearer <token>' or "
-            "'?token=<token>', or open the link from your email."
+            i18n.gettext(
+                "No token was sent: pass your seat token as 'Authorization: Bearer <token>' or "
+                "'?token=<token>', or open the link from your email."
+            )
         )
     claims = access.read_claims(settings(), token, links.SEAT)
     if game_id is not None and claims.game_id != game_id:
-        raise links.WrongLink("This link belongs to another game.")
+        raise links.WrongLink(i18n.gettext("This link belongs to another game."))
     # Undone with the request's id at its end (pbem.web.request_ids).
     logs.bind(game_id=claims.game_id, seat=claims.seat)
+    language.speaks_for(claims.player_id)
     return claims
 
 
@@ -55,37 +59,51 @@ def seat_for(game_id: str | None = None, token: str | None = None) -> Seat:
 
 def invited_seat(token: str) -> Seat:
     """The seat an invitation link speaks for."""
-    return access.seat_for_token(settings(), token, links.INVITE)
+    seat = access.seat_for_token(settings(), token, links.INVITE)
+    language.speaks_for(seat.player_id)
+    return seat
 
 
 def invitation_claims(token: str) -> links.LinkClaims:
     """An invitation link's claims; the acceptance checks them under the game's lock."""
-    return access.read_claims(settings(), token, links.INVITE)
+    claims = access.read_claims(settings(), token, links.INVITE)
+    language.speaks_for(claims.player_id)
+    return claims
 
 
 def submission_for(seat: Seat, submission_id: int) -> Submission:
     """One of this seat's submissions; someone else's looks the same as a missing one."""
     row = db.session.get(Submission, submission_id)
     if row is None or row.game_id != seat.game_id or row.seat != seat.seat:
-        raise NotFound("There is no such move submission for your seat.")
+        raise NotFound(i18n.gettext("There is no such move submission for your seat."))
     return row
 
 
 def player_for(token: str) -> Player:
     """The player a player link (the dashboard's, `/me/<token>`) speaks for."""
-    return access.player_for_token(settings(), token)
+    return _speaking(access.player_for_token(settings(), token))
+
+
+def _speaking(player: Player) -> Player:
+    language.speaks_for(player.id, player.language, loaded=True)
+    return player
 
 
 def mail_player_for(token: str) -> Player:
     """The player a mail settings link (`/mail/<token>`, List-Unsubscribe) names."""
-    return access.mail_player(settings(), token)
+    return _speaking(access.mail_player(settings(), token))
 
 
 def signin_player_for(token: str) -> Player:
     """The player a sign-in link names (the link is used up only by its POST)."""
-    return access.signin_player(settings(), token)
+    return _speaking(access.signin_player(settings(), token))
 
 
 def blocking_player_for(token: str) -> Player:
     """The player a "never email me" link (`/block/<token>`) names."""
-    return access.blocked_player(settings(), token)
+    return _speaking(access.blocked_player(settings(), token))
+
+
+def erasing_player_for(token: str) -> Player:
+    """The player an erase link (`/erase/<token>`, emailed on request) speaks for."""
+    return _speaking(access.erasing_player(settings(), token))

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from pbem import dispatch, games, resources
+from pbem import dispatch, games, i18n, resources
 from pbem.domain import bot_turns, cancelling, endings, moves, turns, views, when
 from pbem.domain.errors import GameNotStarted, NoSuchPosition, ServiceError
 from pbem.extensions import settings
@@ -150,6 +150,20 @@ def legal(game_id: str) -> Response:
     )
 
 
+@bp.get("/games/<game_id>/board-assets")
+def board_assets(game_id: str) -> Response:
+    """What the interactive board draws on the seat's turn beyond the SVG (the engine's
+    `board_assets`: tile previews, what a move costs, claim words), `{}` otherwise. The game
+    page fetches it once drawn, so that a phone shows the board before these arrive."""
+    seat = seat_for(game_id)
+    pic = views.picture(seat, recent=0)
+    state = pic.state if pic.may_move else None
+    assets = views.engine(pic.game).board_assets(state, seat.seat, pic.names) if state else {}
+    response = jsonify(ply=pic.game.ply, your_turn=state is not None, assets=assets)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/games/<game_id>/history")
 def history(game_id: str) -> Response:
     seat = seat_for(game_id)
@@ -166,18 +180,21 @@ def submit(game_id: str) -> tuple[Response, int]:
     claims = claims_for(game_id)
     body = json_body()
     if not isinstance(body, dict) or not isinstance(body.get("move"), str):
-        raise BadRequest('Send JSON: {"move": "...", "ply": N}.')
+        raise BadRequest(i18n.gettext('Send JSON: {"move": "...", "ply": N}.'))
     # The schema says so (additionalProperties: false): a key the API does not read is a
     # mistake worth hearing about, a misspelt "ply" say.
     extra = sorted(set(body) - MOVE_KEYS)
     if extra:
         raise BadRequest(
-            f"The body has a key {shorten(extra[0], 40)!r}, which the API does not read: send "
-            'only {"move": "...", "ply": N}.'
+            i18n.gettext(
+                "The body has a key %(key)s, which the API does not read: send only "
+                '{"move": "...", "ply": N}.',
+                key=repr(shorten(extra[0], 40)),
+            )
         )
     ply = body.get("ply")
     if not isinstance(ply, int) or isinstance(ply, bool):
-        raise BadRequest("'ply' must be the game's ply number (GET the game for it).")
+        raise BadRequest(i18n.gettext("'ply' must be the game's ply number (GET the game for it)."))
     submission_id = moves.submit_move(claims, body["move"], ply)
     dispatch.apply_move_later(submission_id)
     return jsonify(submission=submission_id, status="pending"), 202
@@ -227,7 +244,7 @@ def position(game_id: str, ply: int) -> Response:
     _started(game)
     state = views.position_after(game, ply) if 0 <= ply <= game.ply else None
     if state is None:
-        raise NoSuchPosition(f"The game has no position after move {ply}.")
+        raise NoSuchPosition(i18n.gettext("The game has no position after move %(ply)d.", ply=ply))
     last = views.history(game)[ply - 1] if ply > 0 else None
     who = views.names(game)
     response = jsonify(
@@ -251,6 +268,8 @@ def _started(game: Game) -> games.State:
     state = views.load_state(game)
     if state is None or game.status == INVITING:
         raise GameNotStarted(
-            "The game has not started yet: it starts when every invited player has accepted."
+            i18n.gettext(
+                "The game has not started yet: it starts when every invited player has accepted."
+            )
         )
     return state

@@ -1,7 +1,8 @@
 """The interactive board: static assets, the data click-to-move reads, and the template globals
 that draw a seat's board, summary and history.
 
-The game page embeds the seat's SVG, its legal moves and the engine's `board_assets` as JSON;
+The game page embeds the seat's SVG and its legal moves as JSON, and fetches the engine's
+`board_assets` from the move API once drawn (a long game's are the larger part of a page);
 `pbem/static/play.js` (with the helpers of `kit.js`) loads the game's own controller,
 `pbem/games/<name>/board.js` served by `board_scripts`, which builds moves from them by clicking
 and posts them to the move API. Every
@@ -17,7 +18,7 @@ from typing import Any
 from flask import g, render_template, request, url_for
 from markupsafe import Markup
 
-from pbem import games, resources
+from pbem import games, i18n, resources
 from pbem.domain import turns, views
 from pbem.domain.errors import GameNotStarted
 from pbem.games.base import seat_mark
@@ -54,21 +55,19 @@ def page_data(
         "view": (
             views.seat_view(game.status, state, seat.seat, your_turn) if state is not None else None
         ),
-        "previews": {},
         "urls": {
             # The move API's paths are fixed by the service contract.
             "game": f"/api/games/{game.id}",
             "moves": f"/api/games/{game.id}/moves",
             "submission": "/api/submissions/",
             "board": url_for("api.board_svg", game_id=game.id),
+            "assets": url_for("api.board_assets", game_id=game.id),
             "position": url_for("api.position", game_id=game.id, ply=0)[:-1],
             "record": url_for("api.record", game_id=game.id),
             "page": request.path,
             "controller": board_scripts.script_url(game.engine),
         },
     }
-    if your_turn and state is not None:
-        data.update(views.engine(game).board_assets(state, seat.seat, views.names(game)))
     return data
 
 
@@ -162,7 +161,7 @@ def replay_page(token: str, ply: int) -> str:
     seat = seat_for(token=token)
     game = seat.game
     if views.load_state(game) is None:
-        raise GameNotStarted("The game has not started yet.")
+        raise GameNotStarted(i18n.gettext("The game has not started yet."))
     ply = max(0, min(ply, game.ply))
     state = views.position_after(game, ply)
     assert state is not None

@@ -23,9 +23,19 @@ from datetime import datetime
 from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem import dispatch, games
+from pbem import dispatch, games, i18n
 from pbem.config import Settings
-from pbem.domain import access, bot_seats, bot_turns, dashboard, rotation, starting, vacation, when
+from pbem.domain import (
+    access,
+    bot_seats,
+    bot_turns,
+    dashboard,
+    rotation,
+    starting,
+    vacation,
+    when,
+    wording,
+)
 from pbem.domain import autopilot as autopilot_domain
 from pbem.domain.addresses import normalise_address
 from pbem.domain.dashboard import GameLine
@@ -45,10 +55,12 @@ from pbem.web.start import (
     clock_choices,
     form_clock,
     form_invitees,
+    form_language,
     form_options,
     form_timeout_policy,
     form_title,
     typed_players,
+    unknown_game,
 )
 
 bp = Blueprint("dashboard", __name__)
@@ -85,7 +97,7 @@ def _dashboard(player: Player, token: str, **context: object) -> str:
         zones=when.zone_names(),
         mail_choices=MAIL_CHOICES,
         name_length=NAME_LENGTH,
-        done=DONE.get(request.args.get("done", ""), ""),
+        done=str(DONE.get(request.args.get("done", ""), "")),
         autopilot_choices=AUTOPILOT_CHOICES,
         **context,
     )
@@ -111,9 +123,11 @@ def autopilot(token: str) -> Response | tuple[str, int]:
     seat = dashboard.seat_of(player, request.form.get("game", ""), request.form.get("seat", ""))
     if choice not in ("on", "off") or seat is None:
         problem = (
-            "You have no such seat: reload the page and use the button beside the game."
+            i18n.gettext(
+                "You have no such seat: reload the page and use the button beside the game."
+            )
             if seat is None
-            else "The form did not say whether to hand the seat over or take it back."
+            else i18n.gettext("The form did not say whether to hand the seat over or take it back.")
         )
         return _dashboard(player, token, autopilot_error=problem), 400
     on = choice == "on"
@@ -127,29 +141,50 @@ def autopilot(token: str) -> Response | tuple[str, int]:
     return redirect(url_for("dashboard.mine", token=token, done=f"autopilot_{choice}"), 303)
 
 
+# What the page says after an action (`?done=<key>`), translated when shown.
 DONE = {
-    "autopilot_on": "Your seat is on autopilot: pbem's bot plays it until you take it back.",
-    "autopilot_off": "You play your seat again.",
-    "zone": "Your time zone is saved: your emails give times in it, with UTC beside.",
-    "name": "Your name is saved: the other players see it in every game.",
-    "unnamed": "Your name is cleared: in each game you are called by your seat's colour.",
-    "mail": "Your mail choice is saved.",
+    "autopilot_on": i18n.lazy_gettext(
+        "Your seat is on autopilot: pbem's bot plays it until you take it back."
+    ),
+    "autopilot_off": i18n.lazy_gettext("You play your seat again."),
+    "zone": i18n.lazy_gettext(
+        "Your time zone is saved: your emails give times in it, with UTC beside."
+    ),
+    "name": i18n.lazy_gettext("Your name is saved: the other players see it in every game."),
+    "unnamed": i18n.lazy_gettext(
+        "Your name is cleared: in each game you are called by your seat's colour."
+    ),
+    "mail": i18n.lazy_gettext("Your mail choice is saved."),
+    "erase": i18n.lazy_gettext(
+        "We emailed you a link to confirm erasing your data. Nothing is erased until you open "
+        "it and confirm."
+    ),
 }
-# The turn mail a player may choose, as the dashboard offers it.
+# The turn mail a player may choose, as the dashboard offers it (translated when shown).
 MAIL_CHOICES = (
-    (EVERY_TURN, "Every turn: an email each time it is your move"),
+    (EVERY_TURN, i18n.lazy_gettext("Every turn: an email each time it is your move")),
     (
         DIGEST,
-        "One daily digest: one email a day listing the games waiting for your move, and a "
-        "reminder of its own before a deadline",
+        i18n.lazy_gettext(
+            "One daily digest: one email a day listing the games waiting for your move, and a "
+            "reminder of its own before a deadline"
+        ),
     ),
-    (NO_TURN_MAIL, "No turn emails: you look at your games here (no reminders either)"),
+    (
+        NO_TURN_MAIL,
+        i18n.lazy_gettext("No turn emails: you look at your games here (no reminders either)"),
+    ),
 )
 
 
 def days_words(days: float) -> str:
     """ "9.5 vacation days left", "1 vacation day left"."""
-    return f"{days:g} vacation day{'' if days == 1 else 's'} left"
+    return i18n.ngettext(
+        "%(days)s vacation day left",
+        "%(days)s vacation days left",
+        wording.plural_count(days),
+        days=format(days, "g"),
+    )
 
 
 @dataclass(frozen=True)
@@ -186,7 +221,7 @@ def go_away(token: str) -> Response | tuple[str, int]:
     try:
         days = float(typed.replace(",", "."))  # "2,5" as many write it
     except ValueError:
-        message = "Give the number of days you will be away, such as 7 or 2.5."
+        message = i18n.gettext("Give the number of days you will be away, such as 7 or 2.5.")
         return _dashboard(player, token, vacation_error=message, days_typed=shorten(typed)), 400
     try:
         vacation.start(settings(), player.id, days)
@@ -218,8 +253,12 @@ def time_zone(token: str) -> Response | tuple[Response | str, int]:
     try:
         if len(zone) > when.MAX_ZONE_LENGTH:
             raise TooLong(
-                f"A time zone name has at most {when.MAX_ZONE_LENGTH} characters; this one has "
-                f"{len(zone)}. Choose one from the list, such as Europe/Paris."
+                i18n.gettext(
+                    "A time zone name has at most %(most)d characters; this one has "
+                    "%(length)d. Choose one from the list, such as Europe/Paris.",
+                    most=when.MAX_ZONE_LENGTH,
+                    length=len(zone),
+                )
             )
         name = dashboard.set_time_zone(player, zone)
     except ServiceError as exc:
@@ -289,9 +328,12 @@ def create_game(token: str) -> Response | tuple[str, int]:
             names=[None, *(other.name for other in others)],
             title=form_title(),
             timeout_policy=form_timeout_policy(),
+            language=form_language(),
         )
     except KeyError as exc:
-        return _new_game_form(player, token, None, str(exc.args[0])), 400
+        known = name.strip().lower() in games.names()
+        message = str(exc.args[0]) if known else unknown_game(name)
+        return _new_game_form(player, token, None, message), 400
     except SetupError as exc:
         return _new_game_form(player, token, name, exc.message), 400
     dispatch.send_emails_later(created.outbox_ids)

@@ -10,10 +10,11 @@ from collections.abc import Callable
 
 from flask import Flask, request
 
-from pbem import games
-from pbem.domain import glossary
+from pbem import games, i18n
+from pbem.domain import glossary, wording
 
-GENERAL = (
+# Translated when shown.
+GENERAL = i18n.lazy_gettext(
     "pbem: slow board games played by email. Each turn arrives as a link; no account, no "
     "password, no app."
 )
@@ -26,22 +27,22 @@ def _listing(names: list[str]) -> str:
             titles.append(games.get(name).title)
         except (KeyError, ImportError):
             continue
-    if len(titles) < 2:
-        return "".join(titles)
-    return ", ".join(titles[:-1]) + " and " + titles[-1]
+    return wording.and_list(titles)
 
 
 def _home(_: dict[str, object]) -> str:
-    return (
-        f"Play {_listing(games.names())} with friends by email, a turn a day or a week. Start "
-        "a game here: each player gets a link, no account or password needed."
+    return i18n.gettext(
+        "Play %(games)s with friends by email, a turn a day or a week. Start a game here: each "
+        "player gets a link, no account or password needed.",
+        games=_listing(games.names()),
     )
 
 
 def _rules_index(_: dict[str, object]) -> str:
-    return (
-        f"The rules of {_listing(glossary.guided())}, as played on pbem, with pictures of real "
-        "positions and worked examples."
+    return i18n.gettext(
+        "The rules of %(games)s, as played on pbem, with pictures of real positions and worked "
+        "examples.",
+        games=_listing(glossary.guided()),
     )
 
 
@@ -49,19 +50,20 @@ def _rules_page(args: dict[str, object]) -> str:
     try:
         title = games.get(str(args.get("name"))).title
     except (KeyError, ImportError):
-        return GENERAL
-    return (
-        f"How to play {title}: the complete rules, every variant, with pictures of real "
-        "positions and worked examples. Play it by email on pbem."
+        return str(GENERAL)
+    return i18n.gettext(
+        "How to play %(game)s: the complete rules, every variant, with pictures of real "
+        "positions and worked examples. Play it by email on pbem.",
+        game=title,
     )
 
 
 def _signin(_: dict[str, object]) -> str:
-    return "Get a link to all your pbem games by email: no password to remember."
+    return i18n.gettext("Get a link to all your pbem games by email: no password to remember.")
 
 
 def _created(_: dict[str, object]) -> str:
-    return "A new pbem game is set up; its invitations go out by email."
+    return i18n.gettext("A new pbem game is set up; its invitations go out by email.")
 
 
 BY_ENDPOINT: dict[str, Callable[[dict[str, object]], str]] = {
@@ -78,7 +80,7 @@ BY_ENDPOINT: dict[str, Callable[[dict[str, object]], str]] = {
 def page_description() -> str:
     """The description of the page being made; a general one for pages not listed."""
     describe = BY_ENDPOINT.get(request.endpoint or "")
-    return describe(dict(request.view_args or {})) if describe is not None else GENERAL
+    return describe(dict(request.view_args or {})) if describe is not None else str(GENERAL)
 
 
 def register(app: Flask) -> None:

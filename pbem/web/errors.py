@@ -17,28 +17,31 @@ from collections.abc import Iterable, Mapping
 from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
+from pbem import i18n
 from pbem.domain.errors import ServiceError
 from pbem.links import LinkError, NoToken
 
+# A refusal page's title, by the refusal's code (translated when shown).
 TITLES = {
-    "no_token": "This link is incomplete",
-    "bad_token": "This link is not valid",
-    "expired_token": "This link has expired",
-    "revoked_token": "This link was withdrawn",
-    "wrong_token": "This link belongs elsewhere",
-    "stale_ply": "The game has moved on",
-    "not_your_turn": "It is not your turn",
-    "game_over": "The game is over",
-    "game_not_started": "The game has not started",
-    "not_found": "Not found",
-    "bad_request": "Something is missing",
-    "rate_limited": "Please wait a while",
-    "database_unavailable": "Try again in a moment",
-    "too_large": "The request is too large",
-    "too_long": "Something is too long",
-    "bad_characters": "Something cannot be read",
-    "method_not_allowed": "This cannot be done here",
+    "no_token": i18n.lazy_gettext("This link is incomplete"),
+    "bad_token": i18n.lazy_gettext("This link is not valid"),
+    "expired_token": i18n.lazy_gettext("This link has expired"),
+    "revoked_token": i18n.lazy_gettext("This link was withdrawn"),
+    "wrong_token": i18n.lazy_gettext("This link belongs elsewhere"),
+    "stale_ply": i18n.lazy_gettext("The game has moved on"),
+    "not_your_turn": i18n.lazy_gettext("It is not your turn"),
+    "game_over": i18n.lazy_gettext("The game is over"),
+    "game_not_started": i18n.lazy_gettext("The game has not started"),
+    "not_found": i18n.lazy_gettext("Not found"),
+    "bad_request": i18n.lazy_gettext("Something is missing"),
+    "rate_limited": i18n.lazy_gettext("Please wait a while"),
+    "database_unavailable": i18n.lazy_gettext("Try again in a moment"),
+    "too_large": i18n.lazy_gettext("The request is too large"),
+    "too_long": i18n.lazy_gettext("Something is too long"),
+    "bad_characters": i18n.lazy_gettext("Something cannot be read"),
+    "method_not_allowed": i18n.lazy_gettext("This cannot be done here"),
 }
+UNTITLED = i18n.lazy_gettext("This did not work")
 # Messages quote what was sent only in short (pbem.web.limits.shorten); this bounds a refusal
 # even where some message quotes more.
 MESSAGE_LENGTH = 1000
@@ -57,7 +60,7 @@ def error_body(code: str, message: str) -> dict[str, str]:
 
 def error_page(code: str, message: str, status: int, **context: object) -> tuple[str, int]:
     """The page of a refusal: a title by its code, the message, and `context` (`back`: a link)."""
-    title = TITLES.get(code, "This did not work")
+    title = str(TITLES.get(code, UNTITLED))
     message = _bounded(message)
     html = render_template("pages/error.html", title=title, code=code, message=message, **context)
     return html, status
@@ -94,21 +97,30 @@ def _too_large(exc: RequestEntityTooLarge) -> str:
     if exc.description != RequestEntityTooLarge.description:
         return exc.description or ""
     limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
-    return (
-        f"The request is too large: pbem accepts at most {limit // 1024} KiB, far more than "
-        "any move or form needs. Send less."
+    return i18n.gettext(
+        "The request is too large: pbem accepts at most %(kib)d KiB, far more than any move or "
+        "form needs. Send less.",
+        kib=limit // 1024,
     )
 
 
 def _not_allowed(exc: MethodNotAllowed) -> str:
     methods = ", ".join(exc.valid_methods or ())
-    taken = f", only {methods}" if methods else ""
-    where = (
-        "The API's operations and their methods are listed in /api/openapi.json."
-        if _api()
-        else "Use the links and buttons of pbem's pages."
+    refused = (
+        i18n.gettext(
+            "This address does not take %(method)s requests, only %(methods)s.",
+            method=request.method,
+            methods=methods,
+        )
+        if methods
+        else i18n.gettext("This address does not take %(method)s requests.", method=request.method)
     )
-    return f"This address does not take {request.method} requests{taken}. {where}"
+    where = (
+        i18n.gettext("The API's operations and their methods are listed in /api/openapi.json.")
+        if _api()
+        else i18n.gettext("Use the links and buttons of pbem's pages.")
+    )
+    return f"{refused} {where}"
 
 
 def register(app: Flask) -> None:

@@ -17,11 +17,12 @@ from collections.abc import Callable
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem import dispatch, links
+from pbem import dispatch, i18n, links
 from pbem.domain import autopilot as autopilot_domain
 from pbem.domain import bot_seats, bot_turns, cancelling, endings, starting, views
 from pbem.domain.errors import ServiceError
 from pbem.domain.titles import game_named
+from pbem.domain.wording import and_list
 from pbem.extensions import db, settings
 from pbem.models import FINISHED, RUNNING, Game, Seat
 from pbem.web import ratelimits
@@ -96,8 +97,7 @@ def _cancel_agreed(game: Game | None) -> str:
 
 def _against(seat: Seat) -> str:
     names = views.names(seat.game)
-    others = [name for index, name in enumerate(names) if index != seat.seat]
-    return ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else "".join(others)
+    return and_list([name for index, name in enumerate(names) if index != seat.seat])
 
 
 def _confirm_page(seat: Seat, token: str, action: str, **context: object) -> str:
@@ -121,18 +121,25 @@ def resign_form(token: str) -> Answer | str:
     seat = seat_for(token=token)
     game = seat.game
     if game.status != RUNNING:
+        inviting = game.status == "inviting"
         return _refused(
             token,
-            "game_over" if game.status != "inviting" else "game_not_started",
-            "There is nothing to resign from: the game is not under way. "
-            + ("It has not started yet." if game.status == "inviting" else "It is over."),
+            "game_over" if not inviting else "game_not_started",
+            i18n.gettext(
+                "There is nothing to resign from: the game is not under way. It has not started "
+                "yet."
+            )
+            if inviting
+            else i18n.gettext(
+                "There is nothing to resign from: the game is not under way. It is over."
+            ),
             409,
         )
     if seat.state in STATE_WORDS:
         return _refused(
             token,
             "refused",
-            "You have left this game already; the others play on without you.",
+            i18n.gettext("You have left this game already; the others play on without you."),
             409,
         )
     called = game_named(game.title, views.engine(game).title, game.id)
@@ -141,14 +148,16 @@ def resign_form(token: str) -> Answer | str:
         seat,
         token,
         action="resign",
-        heading="Resign?",
-        question=f"Resign from {called} against {_against(seat)}?",
-        consequence=(
-            "You leave the game and rank last; the others play on without you."
-            if many
-            else "You lose the game, and every player is told by email."
+        heading=i18n.gettext("Resign?"),
+        question=i18n.gettext(
+            "Resign from %(game)s against %(players)s?", game=called, players=_against(seat)
         ),
-        button="Yes, resign",
+        consequence=(
+            i18n.gettext("You leave the game and rank last; the others play on without you.")
+            if many
+            else i18n.gettext("You lose the game, and every player is told by email.")
+        ),
+        button=i18n.gettext("Yes, resign"),
     )
 
 
@@ -191,40 +200,55 @@ def cancel_form(token: str) -> Answer | str:
         return _refused(
             token,
             "refused",
-            "Only the player who started the game can cancel it before it starts.",
+            i18n.gettext("Only the player who started the game can cancel it before it starts."),
             409,
         )
     if not can_be_cancelled(game):
         message = (
-            cancelling.MOVED if started else "The game is over already; there is nothing to cancel."
+            str(cancelling.MOVED)
+            if started
+            else i18n.gettext("The game is over already; there is nothing to cancel.")
         )
         return _refused(token, "refused", message, 409)
     called = game_named(game.title, views.engine(game).title, game.id)
     if not started:
-        consequence = (
-            "The game has not started. It ends without a result, and every player "
-            "invited is told by email."
+        consequence = i18n.gettext(
+            "The game has not started. It ends without a result, and every player invited is "
+            "told by email."
         )
-        button = "Yes, cancel the game"
+        button = i18n.gettext("Yes, cancel the game")
     else:
         offer = cancel_offer_for(game, views.names(game))
-        consequence = (
-            "Nobody has moved yet. The game is cancelled, without a result, only if "
-            "every player agrees"
-            + (
-                f": {offer.agreed_names} already {'has' if len(offer.agreed) == 1 else 'have'}."
-                if offer is not None
-                else "; the others are asked by email."
+        if offer is None:
+            consequence = i18n.gettext(
+                "Nobody has moved yet. The game is cancelled, without a result, only if every "
+                "player agrees; the others are asked by email. Until then it goes on, and the "
+                "first move ends the proposal."
             )
-            + " Until then it goes on, and the first move ends the proposal."
+        else:
+            consequence = i18n.ngettext(
+                "Nobody has moved yet. The game is cancelled, without a result, only if every "
+                "player agrees: %(names)s already has. Until then it goes on, and the first move "
+                "ends the proposal.",
+                "Nobody has moved yet. The game is cancelled, without a result, only if every "
+                "player agrees: %(names)s already have. Until then it goes on, and the first "
+                "move ends the proposal.",
+                len(offer.agreed),
+                names=offer.agreed_names,
+            )
+        button = (
+            i18n.gettext("Yes, agree to cancel")
+            if offer is not None
+            else i18n.gettext("Yes, propose cancelling")
         )
-        button = "Yes, agree to cancel" if offer is not None else "Yes, propose cancelling"
     return _confirm_page(
         seat,
         token,
         action="cancel",
-        heading="Cancel the game?",
-        question=f"Cancel {called} with {_against(seat)}?",
+        heading=i18n.gettext("Cancel the game?"),
+        question=i18n.gettext(
+            "Cancel %(game)s with %(players)s?", game=called, players=_against(seat)
+        ),
         consequence=consequence,
         button=button,
     )
@@ -253,8 +277,10 @@ def autopilot(token: str) -> Answer:
         return _refused(
             token,
             "bad_request",
-            "The form did not say whether to hand the seat over or take it back. Reload the "
-            "game page and use its button.",
+            i18n.gettext(
+                "The form did not say whether to hand the seat over or take it back. Reload the "
+                "game page and use its button."
+            ),
             400,
         )
     on = choice == "on"
@@ -282,20 +308,25 @@ def reinvite(token: str) -> Answer:
         return _refused(
             token,
             "bad_request",
-            "The form did not say which seat to invite someone to. Reload the game page and "
-            "use the form beside the seat.",
+            i18n.gettext(
+                "The form did not say which seat to invite someone to. Reload the game page and "
+                "use the form beside the seat."
+            ),
             400,
         )
     if not is_organiser(seat.game, seat):
         # Refused before counting: only the organiser's invitations use up the address's.
         return _refused(
-            token, "refused", "Only the player who started the game can invite someone else.", 409
+            token,
+            "refused",
+            i18n.gettext("Only the player who started the game can invite someone else."),
+            409,
         )
     if not email:
         page = game_page(
             seat,
             token,
-            reinvite_error="Give the email address of the player to invite.",
+            reinvite_error=i18n.gettext("Give the email address of the player to invite."),
             reinvite_seat=index,
         )
         return page, 400

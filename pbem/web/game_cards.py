@@ -23,7 +23,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from pbem import games
+from pbem import games, i18n
+from pbem.domain import wording
 
 log = logging.getLogger(__name__)
 
@@ -68,37 +69,60 @@ def card(game: games.Game) -> Card:
         players=players_text(game.min_players, game.max_players),
         length=length_text(low, high) if low else "",
         pace=pace_text(low, high) if low else "",
-        about=str(about.get("about", "")),
+        about=i18n.game_gettext(game.name, str(about.get("about", ""))),
         picture=picture(game.name),
     )
 
 
 def players_text(least: int, most: int) -> str:
     if least == most:
-        return f"{least} player{'' if least == 1 else 's'}"
-    return f"{least}–{most} players"
+        return i18n.ngettext("%(num)d player", "%(num)d players", least)
+    return i18n.gettext("%(least)d–%(most)d players", least=least, most=most)
 
 
 def length_text(low: int, high: int | None) -> str:
     """The turns of a whole game, every player's together."""
     if high is None:
-        return f"{low} turns or more"
+        return i18n.gettext("%(low)d turns or more", low=low)
     if high == low:
-        return f"about {low} turns in all"
-    return f"{low}–{high} turns in all"
+        return i18n.gettext("about %(low)d turns in all", low=low)
+    return i18n.gettext("%(low)d–%(high)d turns in all", low=low, high=high)
 
 
 def pace_text(low: int, high: int | None) -> str:
     """How long that takes by email when each turn takes a day (the mail is the slow part)."""
     first, unit = _span(low)
     if high is None:
-        return f"{first} {unit} or more if each turn takes a day"
+        return i18n.gettext("%(time)s or more if each turn takes a day", time=_amount(first, unit))
     last, last_unit = _span(high)
     if last_unit != unit:
-        return f"{first} {unit} to {last} {last_unit} if each turn takes a day"
+        return i18n.gettext(
+            "%(first)s to %(last)s if each turn takes a day",
+            first=_amount(first, unit),
+            last=_amount(last, last_unit),
+        )
     if first == last:
-        return f"about {first} {unit} if each turn takes a day"
-    return f"{first}–{last} {unit} if each turn takes a day"
+        return i18n.gettext("about %(time)s if each turn takes a day", time=_amount(first, unit))
+    if unit == "days":
+        return i18n.gettext(
+            "%(first)d–%(last)d days if each turn takes a day", first=first, last=last
+        )
+    if unit == "weeks":
+        return i18n.gettext(
+            "%(first)d–%(last)d weeks if each turn takes a day", first=first, last=last
+        )
+    return i18n.gettext(
+        "%(first)d–%(last)d months if each turn takes a day", first=first, last=last
+    )
+
+
+def _amount(number: int, unit: str) -> str:
+    """ "9 days", "3 weeks", "4 months"."""
+    if unit == "days":
+        return wording.span(number, wording.DAY)
+    if unit == "weeks":
+        return i18n.ngettext("%(num)d week", "%(num)d weeks", number)
+    return i18n.ngettext("%(num)d month", "%(num)d months", number)
 
 
 def _span(days: int) -> tuple[int, str]:

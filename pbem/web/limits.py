@@ -18,6 +18,7 @@ from sqlalchemy import BigInteger
 from werkzeug.exceptions import RequestEntityTooLarge, RequestURITooLarge
 from werkzeug.routing import IntegerConverter, Map
 
+from pbem import i18n
 from pbem.domain.errors import NotFound, ServiceError
 from pbem.games import base as games_base
 from pbem.links import ForgedLink
@@ -138,15 +139,19 @@ def check_path_part(name: str, value: str) -> None:
         _check_token(value)
     if _CONTROL.search(value):
         raise BadCharacters(
-            "The address of this page contains a control character (such as a NUL byte). "
-            "Open the link exactly as it is in your email."
+            i18n.gettext(
+                "The address of this page contains a control character (such as a NUL byte). "
+                "Open the link exactly as it is in your email."
+            )
         )
     if len(value) > FIELD_LENGTHS.get(name, DEFAULT_LENGTH):
-        raise NotFound("There is no such page.")
+        raise NotFound(i18n.gettext("There is no such page."))
     if name == "game_id" and not _GAME_ID.fullmatch(value):
         raise NotFound(
-            "There is no such game: a game id is letters, digits, '-' and '_'. Open the link "
-            "from your email again, making sure it is copied exactly."
+            i18n.gettext(
+                "There is no such game: a game id is letters, digits, '-' and '_'. Open the link "
+                "from your email again, making sure it is copied exactly."
+            )
         )
 
 
@@ -157,32 +162,85 @@ def check_field(name: str, value: str, what: str = "field") -> None:
         _check_token(value)
     bound = FIELD_LENGTHS.get(name, DEFAULT_LENGTH)
     if len(value) > bound and name not in OWN_BOUNDS:
-        raise TooLong(
-            f"The {what} '{name}' is {len(value)} characters long; pbem accepts at most {bound}. "
-            "Shorten it and send it again."
-        )
+        raise TooLong(str(_TOO_LONG[what]) % {"name": name, "length": len(value), "most": bound})
     multiline = name in MULTILINE
     if (_CONTROL_MULTILINE if multiline else _CONTROL).search(value):
-        example = "a NUL byte" if multiline else "a NUL byte or a line break"
-        raise BadCharacters(
-            f"The {what} '{name}' contains a control character (such as {example}), which pbem "
-            "does not accept. Remove it and send it again."
-        )
+        raise BadCharacters(str(_CONTROLS[what, multiline]) % {"name": name})
     if name == "emails":
         for address in _ADDRESS_SEPARATORS.split(value):
             if len(address) > ADDRESS_LENGTH:
                 raise TooLong(
-                    f"The address {shorten(address, 40)!r} is {len(address)} characters long; "
-                    f"an email address has at most {ADDRESS_LENGTH}. Correct it and send it "
-                    "again."
+                    i18n.gettext(
+                        "The address %(address)s is %(length)d characters long; an email "
+                        "address has at most %(most)d. Correct it and send it again.",
+                        address=repr(shorten(address, 40)),
+                        length=len(address),
+                        most=ADDRESS_LENGTH,
+                    )
                 )
 
 
 def _check_name(name: str, what: str) -> None:
     if len(name) > NAME_LENGTH or _CONTROL.search(name):
-        raise BadBody(
-            f"The request has a {what} named {shorten(name, 40)!r}, which is no name pbem uses."
-        )
+        raise BadBody(str(_NAMED[what]) % {"name": repr(shorten(name, 40))})
+
+
+# What is refused, by the part of the request that holds it (`what`): each message whole.
+_TOO_LONG = {
+    "query argument": i18n.lazy_gettext(
+        "The query argument '%(name)s' is %(length)d characters long; pbem accepts at most "
+        "%(most)d. Shorten it and send it again."
+    ),
+    "field": i18n.lazy_gettext(
+        "The field '%(name)s' is %(length)d characters long; pbem accepts at most %(most)d. "
+        "Shorten it and send it again."
+    ),
+    "JSON value": i18n.lazy_gettext(
+        "The JSON value '%(name)s' is %(length)d characters long; pbem accepts at most "
+        "%(most)d. Shorten it and send it again."
+    ),
+}
+# By the part and whether the field may span lines.
+_CONTROLS = {
+    ("query argument", False): i18n.lazy_gettext(
+        "The query argument '%(name)s' contains a control character (such as a NUL byte or a "
+        "line break), which pbem does not accept. Remove it and send it again."
+    ),
+    ("query argument", True): i18n.lazy_gettext(
+        "The query argument '%(name)s' contains a control character (such as a NUL byte), which "
+        "pbem does not accept. Remove it and send it again."
+    ),
+    ("field", False): i18n.lazy_gettext(
+        "The field '%(name)s' contains a control character (such as a NUL byte or a line "
+        "break), which pbem does not accept. Remove it and send it again."
+    ),
+    ("field", True): i18n.lazy_gettext(
+        "The field '%(name)s' contains a control character (such as a NUL byte), which pbem "
+        "does not accept. Remove it and send it again."
+    ),
+    ("JSON value", False): i18n.lazy_gettext(
+        "The JSON value '%(name)s' contains a control character (such as a NUL byte or a line "
+        "break), which pbem does not accept. Remove it and send it again."
+    ),
+    ("JSON value", True): i18n.lazy_gettext(
+        "The JSON value '%(name)s' contains a control character (such as a NUL byte), which "
+        "pbem does not accept. Remove it and send it again."
+    ),
+}
+_NAMED = {
+    "query argument": i18n.lazy_gettext(
+        "The request has a query argument named %(name)s, which is no name pbem uses."
+    ),
+    "field": i18n.lazy_gettext(
+        "The request has a field named %(name)s, which is no name pbem uses."
+    ),
+    "JSON value": i18n.lazy_gettext(
+        "The request has a JSON value named %(name)s, which is no name pbem uses."
+    ),
+    "JSON key": i18n.lazy_gettext(
+        "The request has a JSON key named %(name)s, which is no name pbem uses."
+    ),
+}
 
 
 def _check_authorization(header: str) -> None:
@@ -192,8 +250,10 @@ def _check_authorization(header: str) -> None:
     # is wrong with it.
     if _CONTROL.search(header):
         raise ForgedLink(
-            "The Authorization header contains a control character, so it holds no token pbem "
-            "wrote; send 'Authorization: Bearer <token>' with the token from your link."
+            i18n.gettext(
+                "The Authorization header contains a control character, so it holds no token pbem "
+                "wrote; send 'Authorization: Bearer <token>' with the token from your link."
+            )
         )
     if len(header) > TOKEN_LENGTH + len("Bearer "):
         raise _long_token()
@@ -205,16 +265,20 @@ def _check_token(value: str) -> None:
         raise _long_token()
     if value and not _TOKEN.fullmatch(value):
         raise ForgedLink(
-            "This link is not valid: its token holds characters no pbem link has (only letters, "
-            "digits, '-', '_' and '.'). Open the link from your email again, making sure it is "
-            "copied exactly."
+            i18n.gettext(
+                "This link is not valid: its token holds characters no pbem link has (only "
+                "letters, digits, '-', '_' and '.'). Open the link from your email again, making "
+                "sure it is copied exactly."
+            )
         )
 
 
 def _long_token() -> ForgedLink:
     return ForgedLink(
-        "This link is not valid: it is longer than any link pbem writes. Open the link from "
-        "your email again, making sure it is copied exactly."
+        i18n.gettext(
+            "This link is not valid: it is longer than any link pbem writes. Open the link from "
+            "your email again, making sure it is copied exactly."
+        )
     )
 
 
@@ -235,20 +299,27 @@ def json_body() -> object:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BadBody("The body is not UTF-8 text; send JSON encoded as UTF-8.") from exc
+        raise BadBody(
+            i18n.gettext("The body is not UTF-8 text; send JSON encoded as UTF-8.")
+        ) from exc
     _check_depth(text)
     try:
         body = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
     except ValueError as exc:
-        raise BadBody(f"The body is not valid JSON: {shorten(str(exc))}.") from exc
+        raise BadBody(
+            i18n.gettext("The body is not valid JSON: %(problem)s.", problem=shorten(str(exc)))
+        ) from exc
     _check_json_strings(body, "body")
     return body
 
 
 def _json_too_large() -> RequestEntityTooLarge:
     return RequestEntityTooLarge(
-        f"The JSON body is larger than {JSON_BYTES // 1024} KiB; a request to the API is a few "
-        "dozen bytes. Send less."
+        i18n.gettext(
+            "The JSON body is larger than %(kib)d KiB; a request to the API is a few dozen "
+            "bytes. Send less.",
+            kib=JSON_BYTES // 1024,
+        )
     )
 
 
@@ -260,8 +331,11 @@ def _check_depth(text: str) -> None:
             depth += 1
             if depth > JSON_DEPTH:
                 raise BadBody(
-                    f"The JSON body is nested more than {JSON_DEPTH} deep; the API's bodies are "
-                    'flat objects such as {"move": "...", "ply": N}.'
+                    i18n.gettext(
+                        "The JSON body is nested more than %(depth)d deep; the API's bodies are "
+                        'flat objects such as {"move": "...", "ply": N}.',
+                        depth=JSON_DEPTH,
+                    )
                 )
         elif bracket in ("]", "}"):
             depth -= 1

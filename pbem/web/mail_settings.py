@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template, request
 
+from pbem import i18n
 from pbem.domain import preferences
 from pbem.domain.errors import ServiceError
 from pbem.extensions import settings
@@ -46,7 +47,9 @@ def change(token: str) -> str | tuple[str, int]:
     if request.form.get(ONE_CLICK_FIELD, "").strip().lower() == ONE_CLICK_VALUE.lower():
         return _page(preferences.unsubscribe(player), done="unsubscribed")
     if "preference" not in request.form:
-        return _page(player, error="Choose which turn emails you want, then save."), 400
+        return _page(
+            player, error=i18n.gettext("Choose which turn emails you want, then save.")
+        ), 400
     try:
         preferences.set_preference(player, request.form["preference"])
     except ServiceError as exc:

@@ -39,8 +39,10 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, ExceptionContext
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
+from pbem import i18n
 from pbem.extensions import db
 from pbem.pool import lost_connection
+from pbem.web import language
 from pbem.web.errors import refusal
 
 log = logging.getLogger(__name__)
@@ -184,6 +186,7 @@ def _unavailable(exc: DBAPIError) -> ResponseReturnValue:
     )
     with contextlib.suppress(SQLAlchemyError):
         db.session.rollback()
+    language.without_database()
     back: str | None = None
     if request.endpoint == "play.submit" and request.view_args:
         back = url_for("play.page", token=request.view_args["token"])
@@ -192,14 +195,41 @@ def _unavailable(exc: DBAPIError) -> ResponseReturnValue:
 
 
 def _message(recorded: bool) -> str:
-    why = "pbem's database was out of reach for a moment (a restart or a failover)"
-    later = f"in {RETRY_AFTER_SECONDS} seconds or so"
+    seconds = RETRY_AFTER_SECONDS
     if request.method in ("GET", "HEAD"):
-        return f"This could not be shown: {why}. Nothing was changed; reload it {later}."
-    what = "Your move" if request.endpoint in MOVE_ENDPOINTS else "Your request"
+        return i18n.gettext(
+            "This could not be shown: pbem's database was out of reach for a moment (a restart "
+            "or a failover). Nothing was changed; reload it in %(seconds)d seconds or so.",
+            seconds=seconds,
+        )
+    move = request.endpoint in MOVE_ENDPOINTS
+    if recorded and move:
+        return i18n.gettext(
+            "Your move may have been recorded before pbem's database was out of reach for a "
+            "moment (a restart or a failover). Look before you send it again in %(seconds)d "
+            "seconds or so.",
+            seconds=seconds,
+        )
     if recorded:
-        return f"{what} may have been recorded before {why}. Look before you send it again {later}."
-    return f"{what} was NOT recorded: {why}. Nothing was changed; send it again {later}."
+        return i18n.gettext(
+            "Your request may have been recorded before pbem's database was out of reach for a "
+            "moment (a restart or a failover). Look before you send it again in %(seconds)d "
+            "seconds or so.",
+            seconds=seconds,
+        )
+    if move:
+        return i18n.gettext(
+            "Your move was NOT recorded: pbem's database was out of reach for a moment (a "
+            "restart or a failover). Nothing was changed; send it again in %(seconds)d seconds "
+            "or so.",
+            seconds=seconds,
+        )
+    return i18n.gettext(
+        "Your request was NOT recorded: pbem's database was out of reach for a moment (a "
+        "restart or a failover). Nothing was changed; send it again in %(seconds)d seconds or "
+        "so.",
+        seconds=seconds,
+    )
 
 
 def _first_line(exc: BaseException) -> str:

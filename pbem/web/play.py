@@ -18,8 +18,18 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from pbem import bots, dispatch
-from pbem.domain import bot_seats, cancelling, clock_task, endings, moves, turns, views, when
+from pbem import bots, dispatch, i18n
+from pbem.domain import (
+    bot_seats,
+    cancelling,
+    clock_task,
+    endings,
+    moves,
+    turns,
+    views,
+    when,
+    wording,
+)
 from pbem.domain.errors import GameOver, MoveRefused, NotYourTurn, StalePly
 from pbem.extensions import settings
 from pbem.games.base import seat_mark
@@ -46,8 +56,10 @@ def submit(token: str) -> Response | tuple[str, int]:
     except (KeyError, ValueError):
         return refusal(
             "bad_request",
-            "The form did not say which move of the game it was for. Reload the game page and "
-            "send the move from there.",
+            i18n.gettext(
+                "The form did not say which move of the game it was for. Reload the game page "
+                "and send the move from there."
+            ),
             400,
             back=url_for("play.page", token=token),
         )
@@ -162,9 +174,10 @@ def game_page(
 
 
 # The bots a player may hand their seat to, as the autopilot forms offer them, the default first.
+# (The words are translated when shown; the dashboard shows what comes before the colon.)
 AUTOPILOT_CHOICES = (
-    ("greedy", "pbem Greedy: quick, plays for the best score of each turn"),
-    ("mcts", "pbem MCTS: pbem's strongest, searches ahead"),
+    ("greedy", i18n.lazy_gettext("pbem Greedy: quick, plays for the best score of each turn")),
+    ("mcts", i18n.lazy_gettext("pbem MCTS: pbem's strongest, searches ahead")),
 )
 
 
@@ -176,23 +189,33 @@ def autopilot_name(kind: str | None) -> str:
 
 # --- the clock as the pages show it ------------------------------------------------------------
 
-# A seat's standing in words, after its player's name.
-STATE_WORDS = {DROPPED: "left the game (out of time)", RESIGNED: "resigned"}
+# A seat's standing in words, after its player's name (translated when shown).
+STATE_WORDS = {
+    DROPPED: i18n.lazy_gettext("left the game (out of time)"),
+    RESIGNED: i18n.lazy_gettext("resigned"),
+}
 
-# What the page says after an action of `pbem.web.game_actions` (`?done=<key>`).
+# What the page says after an action of `pbem.web.game_actions` (`?done=<key>`), translated
+# when shown.
 DONE = {
-    "resigned": "You resigned.",
-    "left": "You resigned and left the game; the others play on without you.",
-    "draw_offered": "Your draw offer was sent. It lapses if you move before it is answered.",
-    "draw_accepted": "You accepted the draw: the game is drawn.",
-    "draw_declined": "You declined the draw offer; the game goes on.",
-    "cancelled": "You cancelled the game; every player is told by email.",
-    "cancel_agreed": "You agreed to cancel the game. It is cancelled, without a result, if every "
-    "player agrees; the others are asked by email.",
-    "cancel_declined": "You declined cancelling the game; it goes on.",
-    "reinvited": "The invitation is on its way.",
-    "autopilot_on": "Your seat is on autopilot: pbem's bot plays it until you take it back.",
-    "autopilot_off": "You play your seat again.",
+    "resigned": i18n.lazy_gettext("You resigned."),
+    "left": i18n.lazy_gettext("You resigned and left the game; the others play on without you."),
+    "draw_offered": i18n.lazy_gettext(
+        "Your draw offer was sent. It lapses if you move before it is answered."
+    ),
+    "draw_accepted": i18n.lazy_gettext("You accepted the draw: the game is drawn."),
+    "draw_declined": i18n.lazy_gettext("You declined the draw offer; the game goes on."),
+    "cancelled": i18n.lazy_gettext("You cancelled the game; every player is told by email."),
+    "cancel_agreed": i18n.lazy_gettext(
+        "You agreed to cancel the game. It is cancelled, without a result, if every player "
+        "agrees; the others are asked by email."
+    ),
+    "cancel_declined": i18n.lazy_gettext("You declined cancelling the game; it goes on."),
+    "reinvited": i18n.lazy_gettext("The invitation is on its way."),
+    "autopilot_on": i18n.lazy_gettext(
+        "Your seat is on autopilot: pbem's bot plays it until you take it back."
+    ),
+    "autopilot_off": i18n.lazy_gettext("You play your seat again."),
 }
 
 
@@ -214,10 +237,6 @@ def instant(at: datetime | None, zone: str | None = None) -> Instant | None:
     return Instant(iso, when.in_words(at, zone))
 
 
-def _count(number: int, unit: str) -> str:
-    return f"{number} {unit}{'' if number == 1 else 's'}"
-
-
 def time_left_words(seconds: float | None) -> str:
     """ "2 days 3 hours left", "5 hours 10 minutes left", "12 minutes left"; rounded down, so
     that the page never promises time there is not. "" without a clock."""
@@ -225,19 +244,20 @@ def time_left_words(seconds: float | None) -> str:
         return ""
     whole = max(0, math.floor(seconds))
     if whole <= 0:
-        return "no time left"
+        return i18n.gettext("no time left")
     if whole < 60:
-        return "less than a minute left"
+        return i18n.gettext("less than a minute left")
     days, rest = divmod(whole, 86_400)
     hours, rest = divmod(rest, 3_600)
     minutes = rest // 60
+    day, hour, minute = wording.DAY, wording.HOUR, wording.MINUTE
     if days:
-        parts = [_count(days, "day")] + ([_count(hours, "hour")] if hours else [])
+        parts = [wording.span(days, day)] + ([wording.span(hours, hour)] if hours else [])
     elif hours:
-        parts = [_count(hours, "hour")] + ([_count(minutes, "minute")] if minutes else [])
+        parts = [wording.span(hours, hour)] + ([wording.span(minutes, minute)] if minutes else [])
     else:
-        parts = [_count(minutes, "minute")]
-    return " ".join(parts) + " left"
+        parts = [wording.span(minutes, minute)]
+    return i18n.gettext("%(time)s left", time=" ".join(parts))
 
 
 @dataclass(frozen=True)
@@ -281,7 +301,7 @@ def clock_view(
             s.seat,
             names[s.seat] if s.seat < len(names) else f"seat {s.seat}",
             s.state,
-            STATE_WORDS.get(s.state, ""),
+            str(STATE_WORDS.get(s.state, "")),
             instant(s.away_until, zone),
         )
         for s in timing.seats
@@ -367,13 +387,9 @@ def cancel_offer_for(game: Game, names: list[str]) -> CancelOffer | None:
     return CancelOffer(
         offer.agreed,
         offer.waiting,
-        _and([names[s] for s in offer.agreed]),
-        _and([names[s] for s in offer.waiting]),
+        wording.and_list([names[s] for s in offer.agreed]),
+        wording.and_list([names[s] for s in offer.waiting]),
     )
-
-
-def _and(words: list[str]) -> str:
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def is_organiser(game: Game, seat: Seat) -> bool:
@@ -415,7 +431,7 @@ def done_notice(done: str, game: Game, seat: Seat) -> str:
     since the offer's own notice (`_draw_offer.html`) says it already."""
     if done == "draw_offered" and game.status == RUNNING and game.draw_offered_by == seat.seat:
         return ""
-    return DONE.get(done, "")
+    return str(DONE.get(done, ""))
 
 
 def news_for(game: Game, seat: Seat, names: list[str]) -> str:
@@ -432,7 +448,9 @@ def news_for(game: Game, seat: Seat, names: list[str]) -> str:
         and last.seat is not None
         and last.seat != seat.seat
     ):
-        return f"{names[last.seat]} declined your draw offer; the game goes on."
+        return i18n.gettext(
+            "%(name)s declined your draw offer; the game goes on.", name=names[last.seat]
+        )
     return ""
 
 

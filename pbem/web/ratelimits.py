@@ -29,7 +29,9 @@ from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter, RateLimiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from pbem import i18n
 from pbem.config import Settings
+from pbem.domain import wording
 from pbem.domain.errors import ServiceError
 from pbem.models import utcnow
 from pbem.web.errors import refusal
@@ -109,13 +111,24 @@ def _too_many(exc: RateLimited) -> Response:
 
 # --- the checks the views call -------------------------------------------------------------------
 
-# What a refusal says, by what was counted; {} is the address concerned.
+# What a refusal says, by what was counted: %(addresses)s the addresses concerned, %(wait)s how
+# long to wait (translated when said).
 SENTENCES = {
-    "games-client": "Too many games started from your network address",
-    "games-organiser": "Too many games started for {}",
-    "invitations": "Too many invitations sent to {}",
-    "signin-client": "Too many sign-in requests from your network address",
-    "signin-address": "Too many sign-in links sent to {}",
+    "games-client": i18n.lazy_gettext(
+        "Too many games started from your network address; try again in %(wait)s."
+    ),
+    "games-organiser": i18n.lazy_gettext(
+        "Too many games started for %(addresses)s; try again in %(wait)s."
+    ),
+    "invitations": i18n.lazy_gettext(
+        "Too many invitations sent to %(addresses)s; try again in %(wait)s."
+    ),
+    "signin-client": i18n.lazy_gettext(
+        "Too many sign-in requests from your network address; try again in %(wait)s."
+    ),
+    "signin-address": i18n.lazy_gettext(
+        "Too many sign-in links sent to %(addresses)s; try again in %(wait)s."
+    ),
 }
 
 
@@ -246,8 +259,11 @@ def _refusal(strategy: RateLimiter, full: list[tuple[_Rule, RateLimitItem]]) -> 
             named.append(address)
     scope = max(waits, key=lambda s: waits[s])
     retry_after = max(1, math.ceil(waits[scope]))
-    what = SENTENCES[scope].format(", ".join(addresses[scope]))
-    return RateLimited(f"{what}; try again in {in_words(retry_after)}.", retry_after)
+    message = str(SENTENCES[scope]) % {
+        "addresses": ", ".join(addresses[scope]),
+        "wait": in_words(retry_after),
+    }
+    return RateLimited(message, retry_after)
 
 
 def in_words(seconds: float) -> str:
@@ -255,9 +271,7 @@ def in_words(seconds: float) -> str:
     minutes = max(1, math.ceil(seconds / 60))
     hours = math.ceil(seconds / 3600)
     if minutes < 60:
-        count, unit = minutes, "minute"
-    elif hours < 48:
-        count, unit = hours, "hour"
-    else:
-        count, unit = math.ceil(seconds / 86400), "day"
-    return f"{count} {unit}{'' if count == 1 else 's'}"
+        return wording.span(minutes, wording.MINUTE)
+    if hours < 48:
+        return wording.span(hours, wording.HOUR)
+    return wording.span(math.ceil(seconds / 86400), wording.DAY)

@@ -19,7 +19,7 @@ from jinja2 import Template
 from markupsafe import Markup
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from pbem import games
+from pbem import games, i18n
 from pbem.domain import glossary
 from pbem.games.guide import Examples, Guide
 from pbem.web import board_scripts
@@ -41,7 +41,9 @@ _SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)"[^>]*?\bheight="([\d.]+)"')
 
 @bp.get("/rules")
 def index() -> str:
-    found = [(name, games.get(name).title, glossary.guide(name)) for name in glossary.guided()]
+    found = [
+        (name, games.get(name).title, glossary.local_guide(name)) for name in glossary.guided()
+    ]
     return render_template("pages/rules/index.html", found=found)
 
 
@@ -49,18 +51,21 @@ def index() -> str:
 def page(name: str) -> Response:
     found = _guide(name)
     game = games.get(name)
+    local = glossary.local_guide(name)
+    # The page is written in the game's words, from the game's own catalog.
     body = _template(name).render(
         title=game.title,
-        guide=found,
+        guide=local,
         facts=_examples(name).facts,
         picture=lambda key, alt, close=False: picture(name, key, alt, close=close),
         rules_path=glossary.rules_path,
+        **i18n.game_template_words(name),
     )
     html = render_template(
         "pages/rules/page.html",
         name=name,
         title=game.title,
-        guide=found,
+        guide=local or found,
         body=Markup(body),
     )
     return _cached(Response(html, mimetype="text/html"))
@@ -74,15 +79,38 @@ def variant(name: str, variant: str) -> WerkzeugResponse:
     for way in found.variants:
         if way.value == variant.lower():
             return redirect(url_for("rules.page", name=name, _anchor=way.anchor))
-    ways = ", ".join(way.value for way in found.variants) or "none"
-    abort(404, f"{games.get(name).title} has no variant {variant[:40]!r}; it has: {ways}.")
+    ways = ", ".join(way.value for way in found.variants)
+    title, asked = games.get(name).title, repr(variant[:40])
+    if not ways:
+        abort(
+            404,
+            i18n.gettext(
+                "%(game)s has no variant %(variant)s; it has: none.", game=title, variant=asked
+            ),
+        )
+    abort(
+        404,
+        i18n.gettext(
+            "%(game)s has no variant %(variant)s; it has: %(variants)s.",
+            game=title,
+            variant=asked,
+            variants=ways,
+        ),
+    )
 
 
 @bp.get("/rules/<name>/pictures/<key>.svg")
 def svg(name: str, key: str) -> Response:
     _guide(name)
     if not NAME.fullmatch(key) or key not in _examples(name).figures:
-        abort(404, f"There is no picture {key[:40]!r} on the rules page of {name}.")
+        abort(
+            404,
+            i18n.gettext(
+                "There is no picture %(key)s on the rules page of %(game)s.",
+                key=repr(key[:40]),
+                game=name,
+            ),
+        )
     return _cached(Response(_drawing(name, key), mimetype="image/svg+xml"))
 
 
@@ -91,7 +119,14 @@ def focus_svg(name: str, key: str) -> Response:
     """The part of a picture a narrow screen shows (the figure's `focus`), as its own SVG."""
     _guide(name)
     if not NAME.fullmatch(key) or _focused(name, key) is None:
-        abort(404, f"There is no close-up {key[:40]!r} on the rules page of {name}.")
+        abort(
+            404,
+            i18n.gettext(
+                "There is no close-up %(key)s on the rules page of %(game)s.",
+                key=repr(key[:40]),
+                game=name,
+            ),
+        )
     focused = _focused(name, key)
     assert focused is not None
     return _cached(Response(focused, mimetype="image/svg+xml"))
@@ -103,6 +138,9 @@ def picture(name: str, key: str, alt: str, *, close: bool = False) -> Markup:
     width (two pictures side by side are each as narrow as a phone)."""
     if key not in _examples(name).figures:
         raise KeyError(f"the guide of {name} draws no position {key!r}")
+    if isinstance(alt, Markup):
+        # The page's gettext gives markup; an attribute takes text, escaped once here.
+        alt = alt.unescape()
     url = url_for("rules.svg", name=name, key=key)
     width, height = _size(_drawing(name, key)) or (600, 400)
     focused = _focused(name, key)
@@ -113,24 +151,23 @@ def picture(name: str, key: str, alt: str, *, close: bool = False) -> Markup:
         close_size = _size(focused) or (width, height)
         if close:
             image = _img(close_url, alt, close_size, key) + Markup(
-                '<span class="rules-picture-more rules-picture-more-always">'
-                "Open the whole picture</span>"
-            )
+                '<span class="rules-picture-more rules-picture-more-always">{more}</span>'
+            ).format(more=i18n.gettext("Open the whole picture"))
         else:
             image = Markup(
                 '<picture><source media="(max-width: {narrow})" srcset="{close}" width="{cw}" '
-                'height="{ch}">{image}</picture><span class="rules-picture-more">Tap for the '
-                "whole picture</span>"
+                'height="{ch}">{image}</picture><span class="rules-picture-more">{more}</span>'
             ).format(
                 narrow=NARROW,
                 close=close_url,
                 cw=close_size[0],
                 ch=close_size[1],
                 image=_img(url, alt, (width, height), key),
+                more=i18n.gettext("Tap for the whole picture"),
             )
-    return Markup(
-        '<a class="rules-picture" href="{url}" title="Open the whole picture">{image}</a>'
-    ).format(url=url, image=image)
+    return Markup('<a class="rules-picture" href="{url}" title="{title}">{image}</a>').format(
+        url=url, title=i18n.gettext("Open the whole picture"), image=image
+    )
 
 
 def _img(url: str, alt: str, size: tuple[int, int], key: str) -> Markup:
@@ -149,7 +186,14 @@ def _guide(name: str) -> Guide:
     found = glossary.guide(name) if NAME.fullmatch(name) else None
     if found is None:
         known = ", ".join(glossary.guided())
-        abort(404, f"There are no rules here for a game called {name[:40]!r}. Games: {known}.")
+        abort(
+            404,
+            i18n.gettext(
+                "There are no rules here for a game called %(game)s. Games: %(known)s.",
+                game=repr(name[:40]),
+                known=known,
+            ),
+        )
     return found
 
 
@@ -207,7 +251,10 @@ def _template(name: str) -> Template:
     if name not in compiled:
         source = _source(name)
         if source is None:
-            abort(404, f"The rules page of {name} has not been written yet.")
+            abort(
+                404,
+                i18n.gettext("The rules page of %(game)s has not been written yet.", game=name),
+            )
         compiled[name] = current_app.jinja_env.from_string(source)
     return compiled[name]
 

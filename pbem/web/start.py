@@ -12,7 +12,7 @@ from itertools import zip_longest
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem import bots, dispatch, games
+from pbem import bots, dispatch, games, i18n
 from pbem.domain import starting, views
 from pbem.domain.clocks import ACCEPTED, Clock, ClockError, parse_clock
 from pbem.domain.errors import SetupError
@@ -87,20 +87,29 @@ class BotChoice:
     words: str  # what playing it is like
 
 
-# The strongest first: what someone who asks for "the computer" wants.
+# The strongest first: what someone who asks for "the computer" wants (translated when shown).
 _BOT_WORDS = {
-    "mcts": "the strongest, looks many moves ahead",
-    "greedy": "middling, takes the most points each turn",
-    "random": "the weakest, any legal move (to learn the rules)",
+    "mcts": i18n.lazy_gettext("the strongest, looks many moves ahead"),
+    "greedy": i18n.lazy_gettext("middling, takes the most points each turn"),
+    "random": i18n.lazy_gettext("the weakest, any legal move (to learn the rules)"),
 }
 
 
 def bot_choices() -> list[BotChoice]:
     """pbem's bots as the forms offer them, the strongest first."""
     return [
-        BotChoice(bots.PREFIX + kind, bots.get(kind).name, _BOT_WORDS.get(kind, ""))
+        BotChoice(bots.PREFIX + kind, bots.get(kind).name, str(_BOT_WORDS.get(kind, "")))
         for kind in reversed(bots.kinds())
     ]
+
+
+def unknown_game(name: str) -> str:
+    """The refusal of a game pbem does not have (a form changed by hand)."""
+    return i18n.gettext(
+        "unknown game %(game)s; known games: %(known)s",
+        game=repr(name),
+        known=", ".join(games.names()),
+    )
 
 
 def form_timeout_policy() -> str | None:
@@ -111,6 +120,12 @@ def form_timeout_policy() -> str | None:
 def form_title() -> str | None:
     """The game's name as the form typed it; None when left empty. Checked by create_game."""
     return request.form.get("title") or None
+
+
+def form_language() -> str:
+    """The game's language as the form chose it (`language`); the page's when not given.
+    Checked by create_game."""
+    return request.form.get("language") or i18n.language()
 
 
 def form_options(game: games.Game) -> dict[str, str]:
@@ -125,12 +140,13 @@ def form_options(game: games.Game) -> dict[str, str]:
 
 
 # The clocks the form offers by name; "custom" takes any clock `pbem new-game --clock` takes.
+# (The words are translated when shown.)
 CLOCK_PRESETS = (
-    ("days:1", "1 day per move"),
-    ("days:3", "3 days per move"),
-    ("days:7", "7 days per move"),
-    ("fischer:7+1/14", "Fischer: a 7-day bank, +1 day per move, at most 14"),
-    ("none", "No time limit"),
+    ("days:1", i18n.lazy_gettext("1 day per move")),
+    ("days:3", i18n.lazy_gettext("3 days per move")),
+    ("days:7", i18n.lazy_gettext("7 days per move")),
+    ("fischer:7+1/14", i18n.lazy_gettext("Fischer: a 7-day bank, +1 day per move, at most 14")),
+    ("none", i18n.lazy_gettext("No time limit")),
 )
 MAX_CLOCK_TEXT = 64
 
@@ -138,7 +154,7 @@ MAX_CLOCK_TEXT = 64
 def clock_choices() -> dict[str, object]:
     """What the form needs to offer clocks: the presets, and the one chosen by default."""
     default = settings().clocks.default_clock
-    presets = list(CLOCK_PRESETS)
+    presets: list[tuple[str, object]] = list(CLOCK_PRESETS)
     if default not in {value for value, _ in presets}:
         presets.insert(0, (default, parse_clock(default).describe()))
     return {"clock_presets": presets, "default_clock": default}
@@ -152,7 +168,10 @@ def form_clock() -> Clock:
         choice = request.form.get("clock_custom", "").strip()
     text = choice or settings().clocks.default_clock
     if len(text) > MAX_CLOCK_TEXT:
-        raise SetupError(f"The clock is longer than {MAX_CLOCK_TEXT} characters. {ACCEPTED}")
+        too_long = i18n.gettext(
+            "The clock is longer than %(most)d characters.", most=MAX_CLOCK_TEXT
+        )
+        raise SetupError(f"{too_long} {ACCEPTED!s}")
     try:
         return parse_clock(text, weekends_free=bool(request.form.get("weekends_free")))
     except ClockError as exc:
@@ -181,8 +200,11 @@ def form_invitees() -> list[Invitee]:
         if not address:
             if name:
                 raise SetupError(
-                    f"The name {shorten(name)!r} has no email address beside it: give their "
-                    "address, or clear the name."
+                    i18n.gettext(
+                        "The name %(name)s has no email address beside it: give their address, "
+                        "or clear the name.",
+                        name=repr(shorten(name)),
+                    )
                 )
             continue
         invitee = parse_invitee(address)
@@ -207,8 +229,8 @@ def create() -> Response | tuple[str, int]:
     name = request.form.get("game", "")
     try:
         game = games.get(name)
-    except KeyError as exc:
-        return _form(None, str(exc.args[0]), 400)
+    except KeyError:
+        return _form(None, unknown_game(name), 400)
     if problem is not None:
         return _form(game.name, problem, 400)
     try:
@@ -222,6 +244,7 @@ def create() -> Response | tuple[str, int]:
             names=[invitee.name for invitee in invitees],
             title=form_title(),
             timeout_policy=form_timeout_policy(),
+            language=form_language(),
         )
     except SetupError as exc:
         return _form(game.name, exc.message, 400)

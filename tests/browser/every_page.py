@@ -97,6 +97,7 @@ def _player_pages(server: Server, running: Running) -> list[Page]:
         db.session.commit()
         block = links.player_token(config.signing_key, player_id, "", links.BLOCK)
         mail = links.player_token(config.signing_key, player_id, "", links.MAIL)
+        erase = links.player_token(config.signing_key, player_id, player.nonce, links.ERASE)
     return [
         Page("dashboard", seat.home, False),
         Page("play-the-computer", f"{seat.home}/new", False),
@@ -105,6 +106,7 @@ def _player_pages(server: Server, running: Running) -> list[Page]:
         Page("mail-settings", f"/mail/{mail}", False),
         Page("signin-link", f"/signin/{signin}", False),
         Page("block", f"/block/{block}", False),
+        Page("erase", f"/erase/{erase}", False),
     ]
 
 

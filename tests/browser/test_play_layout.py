@@ -247,6 +247,34 @@ def test_what_a_move_costs_shows_in_the_bar(server: Server, browser: Browser) ->
     context.close()
 
 
+@pytest.mark.parametrize("failure", ["server error", "no network"])
+def test_without_the_boards_drawings_the_plain_form_is_the_way_to_move(
+    server: Server, browser: Browser, failure: str
+) -> None:
+    """The drawings for building a move come from the API after the first paint: when they
+    cannot be had, no picker waits empty, and the plain move form is open and plays."""
+    running = running_game(server, "marram", {"variant": "classic"}, ["Ann", "Ben"], seed=6)
+    context = browser.new_context(base_url=server.url, viewport=PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    if failure == "server error":
+        page.route("**/board-assets", lambda route: route.fulfill(status=503, body="{}"))
+    else:
+        page.route("**/board-assets", lambda route: route.abort())
+    page.goto(running.seat(0).path)
+    page.evaluate("() => window.pbemPlay.ready")
+    expect(page.locator("html")).to_have_class(re.compile(r"\bpbem-js-failed\b"))
+    expect(page.locator("#picker")).to_be_hidden()
+    expect(page.locator("#move-form-box")).to_have_attribute("open", "")
+    move = page.evaluate("() => window.pbemPlay.legal[0]")
+    page.select_option("#move-select", move)
+    page.click("#move-form button[type=submit]")
+    expect(page.locator("#history li")).to_have_count(1)
+    assert errors == []
+    context.close()
+
+
 def test_a_board_grown_past_the_screen_pans_and_zooms_on_a_desktop(
     server: Server, browser: Browser
 ) -> None:

@@ -125,7 +125,7 @@ def test_a_turn_while_away_says_the_clock_waits_for_the_return() -> None:
         f"You are on vacation until {BACK_IN_PARIS}: your clock starts when you are back, "
         f"so move by {DEADLINE_IN_PARIS}."
     )
-    assert f"move 1.\n\n{sentence}\n\n" in text and sentence in html
+    assert f"move 1.\n\n{outbox.wrap(sentence)}\n\n" in text and sentence in html
     assert "Move by " not in text and "Move by " not in html
 
 
@@ -172,7 +172,10 @@ def test_a_reminder_says_how_soon_the_move_is_due(hours: float, due: str) -> Non
     letter = letters.reminder(_config(), facts, seats[0], [ALICE, BOB], DEADLINE, hours)
     subject, text, _ = _render(letter)
     assert subject == f"[pbem] GORami (gor1): your move is due {due}"
-    assert f"and your move is due {due}.\n" in text
+    sentence = (
+        f"It is still your turn in GORami game gor1 against {BOB}, and your move is due {due}."
+    )
+    assert f"{outbox.wrap(sentence)}\nMove by " in text
 
 
 def test_a_reminder_gives_the_deadline_the_links_and_vacation() -> None:
@@ -180,7 +183,9 @@ def test_a_reminder_gives_the_deadline_the_links_and_vacation() -> None:
     letter = letters.reminder(_config(), facts, seats[0], [ALICE, BOB, HOSTILE], DEADLINE, 6.2)
     subject, text, html = _render(letter)
     assert subject == "[pbem] Marram (mar1): your move is due in 6 hours"
-    assert f"It is still your turn in Marram game mar1 against {BOB}, {HOSTILE}" in text
+    assert f"It is still your turn in Marram game mar1 against {BOB}, {HOSTILE}" in " ".join(
+        text.split()
+    )
     assert f"Move by {DEADLINE_IN_PARIS}.\n" in text
     assert f"<b>Move by {DEADLINE_IN_PARIS}.</b>" in html
     assert "turn vacation on from your games page" in text
@@ -198,6 +203,11 @@ def _left(reader: int, leaver: int, kind: str, who: list[str]) -> tuple[str, str
     return _render(letters.left(_config(), facts, seats[reader], after, who, leaver, kind))
 
 
+def _unfolded(text: str) -> str:
+    """A text email with its paragraphs unfolded: they fold at 78 columns (`outbox.wrap`)."""
+    return " ".join(text.split())
+
+
 def test_the_player_who_ran_out_of_time_is_told_they_left() -> None:
     subject, text, html = _left(0, 0, "timeout", [ALICE, BOB, CAROL])
     assert subject == "[pbem] Marram (mar1): you left the game"
@@ -205,7 +215,7 @@ def test_the_player_who_ran_out_of_time_is_told_they_left() -> None:
         "You ran out of time in Marram game mar1, so you have left the game; "
         "the others play on. You rank last."
     )
-    assert sentence in text
+    assert outbox.wrap(sentence) in text
     assert "You ran out of time in <b>Marram</b> game mar1, so you have left the game" in html
     assert "Scores (points):" in text and "No moves yet" not in text
 
@@ -225,14 +235,14 @@ def test_the_others_are_told_who_left_and_whose_turn_it_is() -> None:
         f"{ALICE} ran out of time and has left the game; play goes on without them. "
         f"It is now {BOB}'s turn."
     )
-    assert sentence in text and sentence in html
+    assert outbox.wrap(f"Marram game mar1: {sentence}") in text and sentence in html
     subject, text, _ = _left(1, 2, "resigned", who)  # Alice is still to move
     assert subject == f"[pbem] Marram (mar1): {CAROL} left the game"
-    assert f"{CAROL} resigned and has left the game; play goes on without them." in text
-    assert f"It is now {ALICE}'s turn." in text
+    assert f"{CAROL} resigned and has left the game; play goes on without them." in _unfolded(text)
+    assert f"It is now {ALICE}'s turn." in _unfolded(text)
     # The player to move, when the turn did not pass, is told it is theirs.
     _, text, html = _left(0, 2, "resigned", who)
-    assert "play goes on without them. It is your turn." in text
+    assert "play goes on without them. It is your turn." in _unfolded(text)
     assert "See the board and move" in html
 
 
@@ -251,8 +261,9 @@ def test_a_draw_offer_tells_the_opponent_how_to_answer() -> None:
     letter = letters.draw(_config(), facts, seats[1], [HOSTILE, BOB], 0, "draw_offer")
     subject, text, html = _render(letter)
     assert subject == f"[pbem] GORami (gor1): {HOSTILE} offers a draw"
-    assert f"{HOSTILE} offers a draw in GORami game gor1. Accept or decline it on the game " in text
-    assert "if you simply make your next move, the offer lapses." in text
+    offer = f"{HOSTILE} offers a draw in GORami game gor1. Accept or decline it on the game "
+    assert offer in _unfolded(text)
+    assert "if you simply make your next move, the offer lapses." in _unfolded(text)
     assert "Accept or decline the draw" in html
     _hostile_safe(html)
 
@@ -262,7 +273,8 @@ def test_a_declined_draw_tells_the_offerer() -> None:
     letter = letters.draw(_config(), facts, seats[0], [ALICE, HOSTILE], 1, "draw_declined")
     subject, text, html = _render(letter)
     assert subject == "[pbem] GORami (gor1): draw declined"
-    assert f"{HOSTILE} declined your offer of a draw in GORami game gor1: the game goes on." in text
+    declined = f"{HOSTILE} declined your offer of a draw in GORami game gor1: the game goes on."
+    assert outbox.wrap(declined) in text
     _hostile_safe(html)
 
 
@@ -294,17 +306,21 @@ def test_the_organiser_is_told_which_invitations_lapsed() -> None:
     letter = letters.expired(_config(), facts, seats[0], [BOB, HOSTILE], DEADLINE)
     subject, text, html = _render(letter)
     assert subject == "[pbem] Marram (mar1): invitations not accepted"
-    assert (
+    lapsed = (
         f"The invitations to {BOB}, {HOSTILE} for your game of Marram (game mar1) were not "
-        "accepted in time and no longer work." in text
+        "accepted in time and no longer work."
     )
-    assert "invite someone else to each of those seats from your game page" in text
-    assert f"If the seats are not all taken by {DEADLINE_IN_PARIS}, the game is cancelled" in text
+    assert outbox.wrap(lapsed) in text
+    assert "invite someone else to each of those seats from your game page" in _unfolded(text)
+    deadline = f"If the seats are not all taken by {DEADLINE_IN_PARIS}, the game is cancelled"
+    assert deadline in _unfolded(text)
     _hostile_safe(html)
     letter = letters.expired(_config(), facts, seats[0], [CAROL], DEADLINE)
     _, text, _ = _render(letter)
     assert f"The invitation to {CAROL} for your game" in text
-    assert "was not accepted in time and no longer works." in text and "to that seat" in text
+    unfolded = _unfolded(text)
+    assert "was not accepted in time and no longer works." in unfolded
+    assert "to that seat" in unfolded
 
 
 # --- results of the service's endings ------------------------------------------------------------
@@ -345,7 +361,8 @@ def _played_out(choose: random.Random | None = None) -> games.State:
 def test_a_result_by_timeout_names_the_loser_and_the_winner() -> None:
     subject, text, html = _result(_service(outcomes.TIMEOUT, 1), 0, [ALICE, BOB])
     assert subject == "[pbem] GORami (gor1): the game is over"
-    assert f"GORami game gor1 is over. {BOB} ran out of time; {ALICE} wins.\n" in text
+    ending = f"GORami game gor1 is over. {BOB} ran out of time; {ALICE} wins."
+    assert f"{outbox.wrap(ending)}\n" in text
     assert "\nYou win. Congratulations!\n" in text and "Nobody wins" not in text
     assert f"<b>{BOB} ran out of time; {ALICE} wins.</b>" in html
     _, text, _ = _result(_service(outcomes.RESIGNATION, 0), 0, [ALICE, BOB])
@@ -365,16 +382,17 @@ def test_the_engines_endings_read_as_before() -> None:
     won = _played_out()
     assert won.outcome is not None and won.outcome.winners == [0]
     _, text, _ = _result(None, 0, [ALICE, BOB], won)
-    assert (
+    ending = (
         "GORami game gor1 is over. Neither player could place; 5 fish each, so the interior "
-        f"cells decide: {ALICE} wins 6 to 2.\nYou win. Congratulations!\n\nSee the final board"
-        in text
+        f"cells decide: {ALICE} wins 6 to 2."
     )
+    assert f"{outbox.wrap(ending)}\nYou win. Congratulations!\n\nSee the final board" in text
     drawn = _played_out(random.Random(169))  # this seed's random game ends level
     assert drawn.outcome is not None and drawn.outcome.winners == []
     _, text, html = _result(None, 1, [ALICE, BOB], drawn)
-    assert (
-        "is over. Draw: neither player could place; 6 fish each and the interior cells tied at "
-        "3.\n\n" in text
+    ending = (
+        "GORami game gor1 is over. Draw: neither player could place; 6 fish each and the "
+        "interior cells tied at 3."
     )
+    assert f"{outbox.wrap(ending)}\n\n" in text
     assert "<b>Draw: neither player could place" in html and "The game is drawn" not in text

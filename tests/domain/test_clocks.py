@@ -106,7 +106,7 @@ def test_every_error_says_what_is_wrong_and_what_is_accepted(text: str, problem:
         parse_clock(text)
     message = str(caught.value)
     assert problem in message
-    assert message.endswith(ACCEPTED)
+    assert message.endswith(str(ACCEPTED))
     assert "days:N" in message and "fischer:INITIAL+INCREMENT[/MAX]" in message
     assert "none" in message
     assert isinstance(caught.value, ValueError)

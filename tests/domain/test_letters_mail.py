@@ -18,6 +18,7 @@ from pbem.config import Settings, load_settings
 from pbem.domain import letters, outbox, outcomes, views
 from pbem.domain.outbox import Letter
 from pbem.domain.views import GameFacts, SeatInfo
+from pbem.extensions import db
 from pbem.models import FINISHED, RUNNING
 from tests.domain.flow import start
 from tests.domain.test_outbox import _one_letter_of_each_kind
@@ -45,6 +46,7 @@ FRAMED = {
     "links",
     "signin",
     "signedout",
+    "erase",
     "reply",
     "undeliverable",
 }
@@ -172,7 +174,7 @@ def test_a_result_says_how_the_game_ended_in_words_and_congratulates_the_winner(
     winner = state.outcome.winners[0]
     for letter in letters.results(_config(), done, _seats(NAMES), state, NAMES, []):
         text, html = _render(letter)
-        assert f"GORami game gor1 is over. {sentence}.\n" in text
+        assert outbox.wrap(f"GORami game gor1 is over. {sentence}.") + "\n" in text
         assert f"<b>{sentence}.</b>" in html
         assert "no-move" not in text and "no-move" not in html
         won = letter.context["seat"].seat == winner
@@ -255,3 +257,38 @@ def test_every_html_email_is_one_phone_sized_column_with_nothing_from_elsewhere(
                 html,
             ), where + "no button"
             assert "bgcolor" not in html and "background:" not in html, where + "bgcolor"
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "da"])
+def test_a_games_name_is_escaped_in_every_html_email(app: Flask, language: str) -> None:
+    """Its organiser chose it: in every kind of email, heading and <title> included, it is text."""
+    game = start(options={"pile": 5})
+    game.title = '<i>Club</i> & "Co"'
+    db.session.commit()
+    for kind, variants in _one_letter_of_each_kind(game).items():
+        for letter in variants:
+            _, _, html = outbox.render(kind, letter.context, language)
+            assert "<i>Club</i>" not in html, kind
+
+
+# English words a translated letter must not carry: a date or a deadline written before the
+# recipient's language was known.
+_ENGLISH_DATES = re.compile(
+    r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|"
+    r"April|June|July|August|September|October|November|December)\b"
+)
+
+
+@pytest.mark.parametrize("language", ["fr", "nl", "da"])
+def test_every_kind_of_letter_is_written_in_its_recipients_language(
+    app: Flask, language: str
+) -> None:
+    """A letter is made before its recipient's language is known and written in it after:
+    nothing of it, its deadlines least of all, is fixed in English when it is made."""
+    for kind, variants in _one_letter_of_each_kind(start(options={"pile": 5})).items():
+        for number, letter in enumerate(variants):
+            english = outbox.render(kind, letter.context, "en")
+            subject, text, html = outbox.render(kind, letter.context, language)
+            assert subject != english[0] and text != english[1], f"{kind}#{number}"
+            assert f'<html lang="{language}">' in html, f"{kind}#{number}"
+            assert not _ENGLISH_DATES.search(subject + text + html), f"{kind}#{number}"

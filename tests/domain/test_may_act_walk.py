@@ -53,7 +53,7 @@ def test_every_surface_agrees_with_may_act(app: Flask, case: surfaces.Case) -> N
             seen = _last_outbox_id()
     assert not found, "\n".join(found[:20])
     # The walk met the seat to move refused for another reason than the turn.
-    assert reasons & {turns.ON_AUTOPILOT, turns.LEFT_THE_GAME, "late"}, reasons
+    assert reasons & {str(turns.ON_AUTOPILOT), str(turns.LEFT_THE_GAME), "late"}, reasons
 
 
 def _disagreements(

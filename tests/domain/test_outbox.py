@@ -11,7 +11,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from pbem import resources
-from pbem.domain import dashboard, letters, outbox, rotation, starting, views
+from pbem.domain import dashboard, letters, outbox, player_letters, rotation, starting, views
 from pbem.domain.move_groups import MoveGroup
 from pbem.domain.outbox import Letter, write_letters
 from pbem.domain.views import GameFacts, SeatInfo
@@ -42,7 +42,7 @@ def test_emails_of_a_game_thread_together(app: Flask) -> None:
 
 def _note(to: str, game: Game | None) -> Letter:
     """A letter whose templates need nothing of its game (the sign-in mail's)."""
-    return Letter(to, "signin", game, {"link": "http://pbem.test/me/x", "days": 7})
+    return Letter(to, "signin", game, {"link": "http://pbem.test/me/x", "minutes": 15})
 
 
 def test_no_letters_write_no_rows(app: Flask) -> None:
@@ -110,9 +110,7 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
     who = views.names(game)
     state = views.load_state(game)
     assert state is not None
-    facts = GameFacts(
-        game.id, game.engine, game.status, game.ply, game.to_move, game.thread_message_id
-    )
+    facts = GameFacts.of(game)
     ended = state
     while ended.outcome is None:
         ended = ended.play(ended.legal_moves()[-1])
@@ -134,9 +132,15 @@ def _one_letter_of_each_kind(game: Game) -> dict[str, list[Letter]]:
             letters.new_links(config, game, seat, invited=False),
         ],
         "signin": [
-            letters.signin(config, seat.email, "http://pbem.test/signin/token", seat.player_id)
+            player_letters.signin(
+                config, seat.email, "http://pbem.test/signin/token", seat.player_id
+            )
         ],
-        "signedout": [letters.new_player_link(config, game.seats[0].player)],
+        "signedout": [player_letters.new_player_link(config, game.seats[0].player)],
+        "erase": [
+            player_letters.erase_request(config, game.seats[0].player, 2, 1),
+            player_letters.erase_request(config, game.seats[0].player, 0, 0),
+        ],
         "undeliverable": [
             letters.undeliverable(
                 config, facts, seat.player_id, seat.email, seat.player_nonce, who[1], "550 no"

@@ -13,12 +13,13 @@ PICTURES_ON = {"PBEM_MAIL_PICTURES": "on"}
 
 
 class PictureStack(Stack):
-    """A Stack whose turn and result emails carry the board, drawn by a worker of its own."""
+    """A Stack whose turn and result emails carry the board, drawn by a worker of its own;
+    `queues` names other queues that get a worker too (the soak's `bots`)."""
 
     def __init__(self, *, picture_concurrency: int = 1, **kwargs: Any) -> None:
         super().__init__(
             extra_env={**PICTURES_ON, **(kwargs.pop("extra_env", None) or {})},
-            queues=(PICTURES_QUEUE,),
+            queues=(PICTURES_QUEUE, *kwargs.pop("queues", ())),
             queue_concurrency=picture_concurrency,
             **kwargs,
         )

@@ -41,6 +41,11 @@ def _answers(to: str) -> list[OutboxMessage]:
     return mails(to=to, kind="reply")
 
 
+def _unfolded(text: str) -> str:
+    """An answer's text with its paragraphs unfolded: they fold at 78 columns."""
+    return " ".join(text.split())
+
+
 def _game(game_id: str) -> Game:
     db.session.expire_all()
     game = db.session.get(Game, game_id)
@@ -95,7 +100,7 @@ def test_a_stale_reply_is_refused_with_the_reason(app: Flask) -> None:
     assert outcome.status == handle.REFUSED
     (answer,) = _answers(player)
     assert answer.subject.endswith("your reply was not played")
-    assert "This move was for move 1; the game is at move 3." in answer.text
+    assert "This move was for move 1; the game is at move 3." in _unfolded(answer.text)
     assert "  3\n" in answer.text  # what was read
     assert "It is your turn (move 3)" in answer.text
     assert answer.reply_to == links.reply_address(settings(), _game(game.id).seats[0], 2)
@@ -108,7 +113,7 @@ def test_an_illegal_move_is_refused_with_the_engines_message(app: Flask) -> None
     outcome = handle_message(settings(), m.apple_mail(player, original, "7"))
     assert outcome.status == handle.REFUSED
     (answer,) = _answers(player)
-    assert "'7': take 1 to 3 counters" in answer.text
+    assert "'7': take 1 to 3 counters" in _unfolded(answer.text)
     # Still their turn: the answer's own Reply-To takes the next try.
     assert answer.reply_to == original.reply_to
     retry = m.Original(answer.reply_to, answer.subject, answer.message_id, answer.text)
@@ -180,7 +185,8 @@ def test_moves_answers_with_the_legal_moves(app: Flask) -> None:
     assert re.search(r"You took 3, leaving 7: <code[^>]*>3</code>", answer.html)
     assert _game(game.id).ply == 0
     # A turn of one action: the answer speaks of one move, never of a second action.
-    assert "your move on the first line," in answer.text and "both actions" not in answer.text
+    assert "your move on the first line," in _unfolded(answer.text)
+    assert "both actions" not in _unfolded(answer.text)
 
 
 def test_the_answer_says_a_reply_may_carry_both_actions_of_a_turn_of_two(app: Flask) -> None:
@@ -190,7 +196,7 @@ def test_the_answer_says_a_reply_may_carry_both_actions_of_a_turn_of_two(app: Fl
     outcome = handle_message(settings(), m.gmail(player, original, "moves"))
     assert outcome.status == handle.ANSWERED
     (answer,) = _answers(player)
-    assert "(or both actions of your turn, one a line)" in answer.text
+    assert "(or both actions of your turn, one a line)" in _unfolded(answer.text)
     assert "(or both actions of your turn, one a line)" in answer.html
 
 
@@ -213,11 +219,26 @@ def test_an_unreadable_reply_is_answered_with_what_was_read(app: Flask) -> None:
     outcome = handle_message(settings(), m.subject_only(player, original))
     assert outcome.status == handle.REFUSED
     (answer,) = _answers(player)
-    assert "could not read a move in it: there was no text above the quoted email" in answer.text
+    unread = "could not read a move in it: there was no text above the quoted email"
+    assert unread in _unfolded(answer.text)
     outcome = handle_message(settings(), m.gmail(player, original, "1\n1\n1\n1\n1"))
     assert outcome.status == handle.REFUSED
     assert "It read:\n  1\n  1" in _answers(player)[-1].text
     assert _game(game.id).ply == 0
+
+
+def test_why_a_reply_was_unreadable_is_said_in_the_players_language(app: Flask) -> None:
+    game = start()
+    player, original = _turn_email(game)
+    db.session.refresh(game)
+    game.seats[game.to_move].player.language = "fr"
+    db.session.commit()
+    outcome = handle_message(settings(), m.gmail(player, original, "1\n" + "x" * 300))
+    assert outcome.status == handle.REFUSED
+    (answer,) = _answers(player)
+    said = _unfolded(answer.text)
+    assert "pbem n’a pas pu y lire de coup : une ligne dépasse 200 caractères." in said
+    assert "longer than" not in said
 
 
 @pytest.mark.parametrize(

@@ -79,14 +79,54 @@ def test_two_actions_of_one_turn_on_two_lines() -> None:
         assert (reply.intent, reply.moves) == (parse.PLAY, ("a1 3", "b2 4"))
 
 
-@pytest.mark.parametrize("text", ["moves", "Moves", "MOVES.", "legal moves"])
+@pytest.mark.parametrize(
+    "text",
+    # English, French, Dutch, Danish.
+    ["moves", "Moves", "MOVES.", "legal moves", "Coups", "coups légaux", "zetten", "Mulige træk"],
+)
 def test_moves_asks_for_the_legal_moves(text: str) -> None:
     assert _read(m.gmail(ALICE, ORIGINAL, text)).intent == parse.LEGAL
 
 
-@pytest.mark.parametrize("text", ["resign", "Resign.", "I resign!"])
+@pytest.mark.parametrize(
+    "text", ["resign", "Resign.", "I resign!", "J'abandonne.", "Ik geef op", "Jeg opgiver!"]
+)
 def test_resign(text: str) -> None:
     assert _read(m.apple_mail(ALICE, ORIGINAL, text)).intent == parse.RESIGN
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "Automatic reply: your turn",
+        "Réponse automatique : votre tour",
+        "Absent : votre tour",
+        "Automatisch antwoord: jouw beurt",
+        "Afwezig: jouw beurt",
+        "Autosvar: din tur",
+        "Fraværende: din tur",
+        "Abwesenheitsnotiz: Ihr Zug",
+    ],
+)
+def test_auto_reply_subjects_in_every_language_are_automatic(subject: str) -> None:
+    """Some responders mark their answers by the subject alone."""
+    raw = (
+        f"From: {ALICE}\r\nTo: {ORIGINAL.reply_to}\r\nSubject: {subject}\r\n"
+        "Message-ID: <away.1@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        "MIME-Version: 1.0\r\n\r\n2\r\n"
+    ).encode()
+    reply = _read(raw)
+    assert reply.intent == parse.AUTOMATIC, subject
+
+
+@pytest.mark.parametrize("subject", ["Re: [pbem] Marram: your turn", "Absentee ballot", "Afwas"])
+def test_a_persons_subject_is_not_an_auto_reply(subject: str) -> None:
+    raw = (
+        f"From: {ALICE}\r\nTo: {ORIGINAL.reply_to}\r\nSubject: {subject}\r\n"
+        "Message-ID: <person.1@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        "MIME-Version: 1.0\r\n\r\n2\r\n"
+    ).encode()
+    assert _read(raw).intent == parse.PLAY, subject
 
 
 def test_subject_only_reply_is_unreadable() -> None:

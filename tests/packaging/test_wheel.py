@@ -138,6 +138,10 @@ def test_the_wheel_carries_templates_static_files_migrations_and_game_data(wheel
             if path.is_file() and "__pycache__" not in path.parts:
                 relative = path.relative_to(REPO).as_posix()
                 expected.add("pbem/" + relative if folder == "templates" else relative)
+    # Each catalog compiled by the build (setup.py), though the checkout keeps only the .po.
+    for po in (REPO / "pbem").glob("**/translations/*/LC_MESSAGES/*.po"):
+        expected.add(po.relative_to(REPO).with_suffix(".mo").as_posix())
+    assert any(name.endswith("fr/LC_MESSAGES/messages.mo") for name in expected)
     assert sorted(expected - names) == []
 
 

@@ -7,8 +7,8 @@ import re
 
 from flask.testing import FlaskClient
 
-from pbem import games
-from pbem.extensions import db
+from pbem import games, links
+from pbem.extensions import db, settings
 from pbem.models import Game
 from tests.web.flow import links_in, mails, start, turn_link
 
@@ -158,13 +158,42 @@ def test_game_page_embeds_legal_moves_and_play_data(client: FlaskClient) -> None
     assert isinstance(legal, list) and legal
     assert isinstance(data, dict)
     assert data["your_turn"] is True and data["engine"] == "marram"
+    assert "</script" not in json.dumps(data)
+    # The engine's drawings are fetched by the page once drawn, not carried by it.
+    assert "previews" not in data and "glyphs" not in data
+    token = turn_link(game).rsplit("/", 1)[1]
+    fetched = client.get(data["urls"]["assets"], headers={"Authorization": f"Bearer {token}"})
+    assert fetched.status_code == 200 and fetched.headers["Cache-Control"] == "no-store"
+    body = fetched.get_json()
+    assert body["ply"] == data["ply"] and body["your_turn"] is True
+    assets = body["assets"]
     # Every tile the seat may lay is drawn in each rotation the legal moves name.
     for move in legal:
         words = move.split()
         if words[0] == "place":
-            assert f"front:{words[1]}:{words[3]}" in data["previews"]
-    assert set(data["glyphs"]) == {"boot", "fork", "bet"}
-    assert "</script" not in json.dumps(data)
+            assert f"front:{words[1]}:{words[3]}" in assets["previews"]
+    assert set(assets["glyphs"]) == {"boot", "fork", "bet"}
+
+
+def test_board_assets_are_empty_off_turn_and_for_games_without_them(client: FlaskClient) -> None:
+    game = start(client, "marram")
+    db.session.expire_all()
+    fresh = db.session.get(Game, game.id)
+    assert fresh is not None
+    for seat in fresh.seats:
+        token = links.token_for(settings().signing_key, seat, links.SEAT)
+        body = client.get(
+            f"/api/games/{game.id}/board-assets", headers={"Authorization": f"Bearer {token}"}
+        ).get_json()
+        mine = seat.seat == fresh.to_move
+        assert body["your_turn"] is mine
+        assert bool(body["assets"]) is mine
+    two = start(client, "gorami", board="16")
+    token = turn_link(two).rsplit("/", 1)[1]
+    body = client.get(f"/api/games/{two.id}/board-assets?token={token}").get_json()
+    assert body == {"ply": 0, "your_turn": True, "assets": {}}
+    # Without the seat's token, nothing.
+    assert client.get(f"/api/games/{game.id}/board-assets").status_code == 401
 
 
 def test_replay_page_works_without_javascript(client: FlaskClient) -> None:

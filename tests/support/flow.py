@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from pbem import i18n
 from tests.support.http import Http, Response
 from tests.support.smtp import Received, SmtpSink
 
@@ -43,10 +44,19 @@ class GameFlow:
     emails: list[str] = field(default_factory=list)
     game_id: str = ""
     timeout: float = 120.0
+    # The game's language (the start form's), which its players' browsers ask for too.
+    language: str = "en"
 
     def __post_init__(self) -> None:
         if not self.emails:
             self.emails = addresses(self.players)
+        if self.language != "en":
+            self.http = self.http.speaking(self.language)
+
+    def said(self, text: str, **params: Any) -> str:
+        """`text` of the service's catalog as this game's mail says it."""
+        with i18n.using(self.language):
+            return i18n.gettext(text, **params)
 
     # Mail of this game
 
@@ -76,6 +86,7 @@ class GameFlow:
     def create(self) -> str:
         """Start the game from the web form on `/`; returns the game id."""
         form = {"game": self.engine, "emails": "\n".join(self.emails), **self.options}
+        form["language"] = self.language
         response = self.http.post_form("/", form)
         match = CREATED_RE.search(response.url)
         assert response.status == 200 and match, f"creating a game failed: {response!r}"
@@ -86,7 +97,10 @@ class GameFlow:
         """The invitation to `email`, or the organiser's confirmation: both carry /invite/."""
         return self.wait_mail(
             lambda m: (
-                ("you are invited" in m.subject or "confirm your new game" in m.subject)
+                (
+                    self.said("you are invited to a game") in m.subject
+                    or self.said("confirm your new game") in m.subject
+                )
                 and email.lower() in m.recipients()
             ),
             what=f"the invitation to {email}",
@@ -149,9 +163,10 @@ class GameFlow:
 
         return choose
 
-    def seat_tokens(self) -> dict[int, str]:
-        """seat -> play token, from the first mail each player got after the game started."""
-        tokens: dict[int, str] = {}
+    def seats(self) -> dict[int, tuple[str, str]]:
+        """seat -> (its player's address, play token), from the first mail each player got
+        after the game started."""
+        found: dict[int, tuple[str, str]] = {}
         for email in self.emails:
             mail = self.wait_mail(
                 lambda m, e=email: e.lower() in m.recipients() and "/play/" in m.text,
@@ -160,8 +175,12 @@ class GameFlow:
             token = token_of(mail.link("/play/") or "")
             game = self.http.get(f"/api/games/{self.game_id}", token=token)
             assert game.status == 200, game
-            tokens[int(game.json()["seat"])] = token
-        return tokens
+            found[int(game.json()["seat"])] = (email, token)
+        return found
+
+    def seat_tokens(self) -> dict[int, str]:
+        """seat -> play token."""
+        return {seat: token for seat, (_, token) in self.seats().items()}
 
     def api_move(self, token: str, move: str, ply: int) -> Response:
         return self.http.post_json(

@@ -31,9 +31,15 @@ class Response:
 class Http:
     """Requests against one base URL; each call uses its own connection, so threads may share it."""
 
-    def __init__(self, base_url: str, timeout: float = 60.0) -> None:
+    def __init__(self, base_url: str, timeout: float = 60.0, language: str | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
+        # What the browser asks for (Accept-Language), as a player's does.
+        self.language = language
+
+    def speaking(self, language: str) -> Http:
+        """The same server, asked in `language`."""
+        return Http(self.base_url, self.timeout, language)
 
     def url(self, path_or_url: str) -> str:
         if path_or_url.startswith(("http://", "https://")):
@@ -47,9 +53,10 @@ class Http:
         body: bytes | None = None,
         headers: dict[str, str] | None = None,
     ) -> Response:
-        req = urllib.request.Request(
-            self.url(path), data=body, method=method, headers=dict(headers or {})
-        )
+        sent = dict(headers or {})
+        if self.language:
+            sent.setdefault("Accept-Language", self.language)
+        req = urllib.request.Request(self.url(path), data=body, method=method, headers=sent)
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
                 return Response(resp.status, resp.geturl(), resp.read(), dict(resp.headers))

@@ -220,6 +220,22 @@ class Stack:
             check=False,
         )
 
+    def mail_in(self, raw: bytes, timeout: float = 120) -> str:
+        """A reply by mail delivered as an MTA's pipe delivers it: `pbem mail-in` with the
+        message on standard input; its one line of outcome."""
+        done = subprocess.run(
+            [_bin("pbem"), "mail-in"],
+            cwd=REPO,
+            env=self.env,
+            input=raw,
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+        out = done.stdout.decode("utf-8", "replace").strip()
+        assert done.returncode == 0, f"pbem mail-in exited {done.returncode}: {out}"
+        return out
+
     def upgrade_db(self) -> None:
         """`pbem db upgrade`, the Procfile's release step, on the fresh database."""
         done = self.run(_bin("pbem"), "db", "upgrade")

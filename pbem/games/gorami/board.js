@@ -1,7 +1,16 @@
 // Click-to-move for GORami (the default export, loaded by the game page; the contract of a
 // controller is described in pbem/static/kit.js): choose a disc value, then a cell.
 
-import { $, $$, el, svgEl } from "../../kit.js";
+import { $, $$, el, svgEl, wordsFrom } from "../../kit.js";
+
+// What this controller says, in the page's language (GORami's catalog; see kit.js).
+const { t } = wordsFrom("pbem-words-gorami");
+
+// A disc's colour as the view names it ("yellow"), in the page's language.
+function colourWord(colour) {
+  const words = { yellow: t("yellow"), blue: t("blue") };
+  return words[colour] || colour;
+}
 
 export default class Gorami {
   static focusable = ".cell.pbem-target";
@@ -38,7 +47,11 @@ export default class Gorami {
           "data-number": number,
           "aria-pressed": "false",
           disabled: !playable,
-          title: count ? (playable ? `place a ${number}` : `no cell takes a ${number} now`) : `you have no ${number} left`,
+          title: count
+            ? playable
+              ? t("place a %(number)s", { number })
+              : t("no cell takes a %(number)s now", { number })
+            : t("you have no %(number)s left", { number }),
           onclick: () => this.choose(number),
         },
         el("span", { class: "pbem-disc-face" }, number),
@@ -46,8 +59,8 @@ export default class Gorami {
       );
     });
     this.play.picker.replaceChildren(
-      el("p", { class: "pbem-step" }, "1. Choose a disc, 2. click a free cell, 3. confirm."),
-      el("div", { class: "pbem-discs", role: "group", "aria-label": "disc value" }, buttons),
+      el("p", { class: "pbem-step" }, t("1. Choose a disc, 2. click a free cell, 3. confirm.")),
+      el("div", { class: "pbem-discs", role: "group", "aria-label": t("disc value") }, buttons),
     );
     const first = numbers.find((number) => this.byNumber.has(number));
     if (first) this.choose(first);
@@ -65,9 +78,13 @@ export default class Gorami {
   reason(number, name) {
     const cell = this.cells.get(name);
     if (cell && cell.disc) {
-      return `${name} is taken (a ${cell.disc.colour} ${cell.disc.number}).`;
+      return t("%(cell)s is taken (a %(colour)s %(number)s).", {
+        cell: name,
+        colour: colourWord(cell.disc.colour),
+        number: cell.disc.number,
+      });
     }
-    if (!this.hand[number]) return `You have no ${number} left.`;
+    if (!this.hand[number]) return t("You have no %(number)s left.", { number });
     if (cell) {
       const clash = (cell.neighbours || []).find((n) => {
         const other = this.cells.get(n);
@@ -75,10 +92,13 @@ export default class Gorami {
       });
       if (clash) {
         const other = this.cells.get(clash);
-        return `${name} shares an edge with ${clash}, which holds a ${other.disc.colour} ${number}: two equal numbers may not touch along an edge.`;
+        return t(
+          "%(cell)s shares an edge with %(other)s, which holds a %(colour)s %(number)s: two equal numbers may not touch along an edge.",
+          { cell: name, other: clash, colour: colourWord(other.disc.colour), number },
+        );
       }
     }
-    return `A ${number} cannot go on ${name} now.`;
+    return t("A %(number)s cannot go on %(cell)s now.", { number, cell: name });
   }
 
   mark() {
@@ -92,7 +112,7 @@ export default class Gorami {
       $$("title.pbem-reason", group).forEach((node) => node.remove());
       if (targets.has(name)) {
         group.classList.add("pbem-target");
-        group.prepend(svgEl("title", { class: "pbem-reason" }, `place your ${this.number} on ${name}`));
+        group.prepend(svgEl("title", { class: "pbem-reason" }, t("place your %(number)s on %(cell)s", { number: this.number, cell: name })));
       } else {
         const why = this.reason(this.number, name);
         group.classList.add("pbem-blocked");
@@ -120,7 +140,7 @@ export default class Gorami {
     if (!group || !this.number) return;
     const name = group.dataset.cell;
     if (!group.classList.contains("pbem-target")) {
-      this.play.say(group.dataset.reason || `A ${this.number} cannot go on ${name}.`, "error");
+      this.play.say(group.dataset.reason || t("A %(number)s cannot go on %(cell)s.", { number: this.number, cell: name }), "error");
       return;
     }
     $$(".pbem-ghost", this.play.svg).forEach((node) => node.remove());
@@ -131,11 +151,13 @@ export default class Gorami {
     ghost.append(svgEl("circle", { cx, cy, r: 20.5 }));
     ghost.append(svgEl("text", { x: cx, y: cy + 8, "text-anchor": "middle" }, this.number));
     group.append(ghost);
-    this.play.setPending(`${this.number}${name}`, `Place your ${this.number} on ${name}.`);
+    this.play.setPending(`${this.number}${name}`, t("Place your %(number)s on %(cell)s.", { number: this.number, cell: name }));
   }
 
   reasonNoCell(number) {
-    return this.hand[number] ? `No free cell takes a ${number} now.` : `You have no ${number} left.`;
+    return this.hand[number]
+      ? t("No free cell takes a %(number)s now.", { number })
+      : t("You have no %(number)s left.", { number });
   }
 
   reset() {

@@ -2,7 +2,10 @@
 // controller is described in pbem/static/kit.js): a tile (from the hand, or a shovel tile to
 // flip), a place, a rotation, a claim.
 
-import { $, $$, SVGNS, cssEscape, el, svgEl } from "../../kit.js";
+import { $, $$, SVGNS, cssEscape, el, svgEl, wordsFrom } from "../../kit.js";
+
+// What this controller says, in the page's language (Marram's catalog; see kit.js).
+const { t, tn } = wordsFrom("pbem-words-marram");
 
 export const QUADS = ["NW", "NE", "SE", "SW"];
 // Where marram/render.py draws the first token at a location, in tile units (100 a side).
@@ -47,12 +50,13 @@ export default class Marram {
       el(
         "p",
         { class: "pbem-step" },
-        `${left === 1 ? "Your last action this turn" : "Your first of two actions"}: `,
-        "choose a tile from your hand, or a tile with a shovel on the board to flip.",
+        left === 1
+          ? t("Your last action this turn: choose a tile from your hand, or a tile with a shovel on the board to flip.")
+          : t("Your first of two actions: choose a tile from your hand, or a tile with a shovel on the board to flip."),
       ),
       el(
         "div",
-        { class: "pbem-tiles", role: "group", "aria-label": "your hand" },
+        { class: "pbem-tiles", role: "group", "aria-label": t("your hand") },
         hand.map((tile) =>
           el(
             "button",
@@ -62,11 +66,11 @@ export default class Marram {
               "data-tile": tile,
               "aria-pressed": "false",
               disabled: !placeable.has(tile),
-              title: placeable.has(tile) ? `lay tile ${tile}` : `tile ${tile} fits nowhere now`,
+              title: placeable.has(tile) ? t("lay tile %(tile)s", { tile }) : t("tile %(tile)s fits nowhere now", { tile }),
               onclick: () => this.chooseTile(tile),
             },
             this.thumb(tile),
-            el("span", {}, `Tile ${tile}`),
+            el("span", {}, t("Tile %(tile)s", { tile })),
           ),
         ),
         flips.size
@@ -77,9 +81,9 @@ export default class Marram {
                 class: "pbem-flip-mode",
                 "aria-pressed": "false",
                 onclick: () => this.chooseFlip(),
-                title: `${shovels(supplies)} left`,
+                title: tn("%(num)d shovel left", "%(num)d shovels left", shovels(supplies)),
               },
-              `Flip a tile (${shovels(supplies)})`,
+              tn("Flip a tile (%(num)d shovel)", "Flip a tile (%(num)d shovels)", shovels(supplies)),
             )
           : null,
         this.canPass
@@ -88,9 +92,9 @@ export default class Marram {
               {
                 type: "button",
                 class: "pbem-pass",
-                onclick: () => this.play.setPending("pass", "Pass this action: nothing can be laid or flipped."),
+                onclick: () => this.play.setPending("pass", t("Pass this action: nothing can be laid or flipped.")),
               },
-              "Pass",
+              t("Pass"),
             )
           : null,
       ),
@@ -100,7 +104,7 @@ export default class Marram {
     this.play.picker.replaceChildren(...rows);
     this.reset();
     if (!hand.length && !flips.size && this.canPass) {
-      this.play.setPending("pass", "Pass this action: nothing can be laid or flipped.");
+      this.play.setPending("pass", t("Pass this action: nothing can be laid or flipped."));
     }
   }
 
@@ -164,7 +168,14 @@ export default class Marram {
     }
     this.showRotate();
     this.showClaims();
-    this.play.say(`Tile ${tile}: click a lit place on the board (${spots.size} possible).`);
+    this.play.say(
+      tn(
+        "Tile %(tile)s: click a lit place on the board (%(num)d possible).",
+        "Tile %(tile)s: click a lit place on the board (%(num)d possible).",
+        spots.size,
+        { tile },
+      ),
+    );
   }
 
   chooseFlip() {
@@ -180,7 +191,7 @@ export default class Marram {
     }
     this.showRotate();
     this.showClaims();
-    this.play.say("Click a lit tile with a shovel to turn it over.");
+    this.play.say(t("Click a lit tile with a shovel to turn it over."));
   }
 
   rotationsFor(choice) {
@@ -213,7 +224,7 @@ export default class Marram {
     if (!choice || choice.pos === null) return false;
     const rots = this.rotationsFor(choice);
     if (rots.length < 2) {
-      this.play.say(`Only ${rots[0]}° fits here.`, "info");
+      this.play.say(t("Only %(rotation)s° fits here.", { rotation: rots[0] }), "info");
       return true;
     }
     const index = rots.indexOf(choice.rot);
@@ -330,22 +341,28 @@ export default class Marram {
     if (!box) return;
     const choice = this.choice;
     const rots = this.rotationsFor(choice);
+    const at = { tile: choice.tile, place: choice.pos, rotation: choice.rot };
     box.hidden = false;
     box.replaceChildren(
       el(
         "button",
-        { type: "button", class: "pbem-rot-left", onclick: () => this.rotate(-1), disabled: rots.length < 2, title: "turn back (R)" },
+        { type: "button", class: "pbem-rot-left", onclick: () => this.rotate(-1), disabled: rots.length < 2, title: t("turn back (R)") },
         "⟲",
       ),
       el(
         "span",
         { class: "pbem-rot-words", "data-rotation": choice.rot },
-        `${choice.kind === "flip" ? "Back" : "Tile"} ${choice.tile} at ${choice.pos}, turned ${choice.rot}°`,
-        rots.length > 1 ? ` (${rots.indexOf(choice.rot) + 1} of ${rots.length}; keys r / R)` : " (the only way it fits)",
+        choice.kind === "flip"
+          ? t("Back %(tile)s at %(place)s, turned %(rotation)s°", at)
+          : t("Tile %(tile)s at %(place)s, turned %(rotation)s°", at),
+        " ",
+        rots.length > 1
+          ? t("(%(index)s of %(count)s; keys r / R)", { index: rots.indexOf(choice.rot) + 1, count: rots.length })
+          : t("(the only way it fits)"),
       ),
       el(
         "button",
-        { type: "button", class: "pbem-rot-right", onclick: () => this.rotate(1), disabled: rots.length < 2, title: "turn (r)" },
+        { type: "button", class: "pbem-rot-right", onclick: () => this.rotate(1), disabled: rots.length < 2, title: t("turn (r)") },
         "⟳",
       ),
     );
@@ -361,19 +378,23 @@ export default class Marram {
     const chip = (label, pressed, onclick, data = {}) =>
       el("button", { type: "button", class: "pbem-chip", "aria-pressed": String(pressed), onclick, ...data }, label);
     // A row of chips choosing one of `values`, or none, for the choice's `key`.
-    const row = (key, heading, values, label, set) =>
+    const row = (key, name, heading, values, label, set) =>
       el(
         "div",
-        { class: "pbem-chips", role: "group", "aria-label": key },
+        { class: "pbem-chips", role: "group", "aria-label": name },
         el("span", { class: "pbem-chips-label" }, heading),
-        chip("none", !choice[key], () => set(null), { [`data-${key}`]: "" }),
+        chip(t("none"), !choice[key], () => set(null), { [`data-${key}`]: "" }),
         values.map((v) => chip(label(v), choice[key] === v, () => set(v), { [`data-${key}`]: v })),
       );
     const rows = [];
-    if (claims.length) rows.push(row("claim", "Claim:", claims, (c) => this.claimWords(c), (c) => this.setClaim(c)));
-    if (bets.length) rows.push(row("bet", "Bet:", bets, (b) => `bet ${b}`, (b) => this.setBet(b)));
+    if (claims.length) {
+      rows.push(row("claim", t("claim"), t("Claim:"), claims, (c) => this.claimWords(c), (c) => this.setClaim(c)));
+    }
+    if (bets.length) {
+      rows.push(row("bet", t("bet"), t("Bet:"), bets, (b) => t("bet %(place)s", { place: b }), (b) => this.setBet(b)));
+    }
     if (claims.length || bets.length) {
-      rows.push(el("p", { class: "pbem-hint" }, "Or click a lit quadrant or snake on the tile."));
+      rows.push(el("p", { class: "pbem-hint" }, t("Or click a lit quadrant or snake on the tile.")));
     }
     box.hidden = !rows.length;
     box.replaceChildren(...rows);
@@ -419,10 +440,14 @@ export default class Marram {
       this.play.clearPending();
       return;
     }
-    let words = c.kind === "place" ? `Lay tile ${c.tile} at ${c.pos}, turned ${c.rot}°` : `Flip tile ${c.tile} at ${c.pos}, its back turned ${c.rot}°`;
-    if (c.claim) words += `, with a ${this.claimWords(c.claim)}`;
-    if (c.bet) words += `, betting on the prey at ${c.bet}`;
-    this.play.setPending(move, `${words}.`);
+    const at = { tile: c.tile, place: c.pos, rotation: c.rot };
+    let words =
+      c.kind === "place"
+        ? t("Lay tile %(tile)s at %(place)s, turned %(rotation)s°", at)
+        : t("Flip tile %(tile)s at %(place)s, its back turned %(rotation)s°", at);
+    if (c.claim) words = t("%(action)s, with a %(claim)s", { action: words, claim: this.claimWords(c.claim) });
+    if (c.bet) words = t("%(action)s, betting on the prey at %(place)s", { action: words, place: c.bet });
+    this.play.setPending(move, t("%(action)s.", { action: words }));
   }
 
   click(target) {
@@ -438,14 +463,14 @@ export default class Marram {
       else if (bet && c.bet !== name) this.setBet(name);
       else if (claimNow) this.setClaim(null);
       else if (c.bet === name) this.setBet(null);
-      else this.play.say(`Nothing can be claimed on ${name} of this tile.`, "info");
+      else this.play.say(t("Nothing can be claimed on %(place)s of this tile.", { place: name }), "info");
       return;
     }
     const hand = target.closest("[data-hand]");
     if (hand) {
       const tile = hand.dataset.tile;
       if (this.actions.some((a) => a.kind === "place" && a.tile === tile)) this.chooseTile(tile);
-      else this.play.say(`Tile ${tile} fits nowhere on the board now.`, "error");
+      else this.play.say(t("Tile %(tile)s fits nowhere on the board now.", { tile }), "error");
       return;
     }
     const spot = target.closest("[data-pos]");
@@ -454,8 +479,9 @@ export default class Marram {
     if (spot.closest(".pbem-preview")) return;
     if (spot.classList.contains("frontier")) {
       if (c && c.kind === "place" && this.positionsFor(c).has(pos)) this.choosePos(pos);
-      else if (c && c.kind === "place") this.play.say(`Tile ${c.tile} does not fit at ${pos} in any rotation.`, "error");
-      else this.play.say("Choose a tile from your hand first.", "info");
+      else if (c && c.kind === "place") {
+        this.play.say(t("Tile %(tile)s does not fit at %(place)s in any rotation.", { tile: c.tile, place: pos }), "error");
+      } else this.play.say(t("Choose a tile from your hand first."), "info");
       return;
     }
     // A laid tile: flip it if it can be flipped.
@@ -466,7 +492,9 @@ export default class Marram {
     } else if (c && c.kind === "flip") {
       const laid = this.tilesAt.get(pos);
       this.play.say(
-        laid && laid.tile === 0 ? "The start tile cannot be flipped." : `The tile at ${pos} cannot be flipped (no shovel, or its back fits no way).`,
+        laid && laid.tile === 0
+          ? t("The start tile cannot be flipped.")
+          : t("The tile at %(place)s cannot be flipped (no shovel, or its back fits no way).", { place: pos }),
         "error",
       );
     }
@@ -502,8 +530,7 @@ export function parseMarram(move) {
   return action;
 }
 
-// "1 shovel", "3 shovels": the flip button counts what the player holds.
+// How many shovels the player holds: the flip button counts them.
 function shovels(supplies) {
-  const n = supplies.shovels ?? 0;
-  return `${n} shovel${n === 1 ? "" : "s"}`;
+  return supplies.shovels ?? 0;
 }

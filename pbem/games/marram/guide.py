@@ -3,7 +3,9 @@
 
 Each worked example is a short game played with the engine's own moves on a deck made for it
 (the `start` and `deck` options of rules section 7), so the board, the log and the points the
-page quotes are exactly what a real game would give.
+page quotes are exactly what a real game would give. The text a reader sees is marked `N_` for
+the game's catalog (translations/, scripts/catalogs.sh marram), so that the page reads in the
+player's language; the term meanings are translated in glossary/<language>.json.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import fill_names
-from pbem.games.guide import Examples, Figure, Guide, Section, Term, Variant
+from pbem.games.guide import N_, Examples, Figure, Guide, Section, Term, Variant
 from pbem.games.marram.features import Region, creature_at, region_at
 from pbem.games.marram.rules import (
     PREY_POINTS,
@@ -109,6 +111,111 @@ BONUS_MOVES = [
 # The claimed features of that game, as (seat, x, y, location).
 BONUS_CLAIMS = [(0, 1, 0, "SW"), (0, -1, 0, "N"), (1, 2, 0, "SW")]
 
+# The engine's sentences that the examples quote, word for word, marked so that the rules page can
+# show them in the reader's language (the engine speaks English). `examples` refuses a sentence
+# that is not here: a change of the engine's words has to reach the page and its catalogs.
+SAID = frozenset(
+    {
+        N_(
+            "Alice placed a grass-and-sand tile with a blue snake (#1) at (1,0) and put a boot on "
+            "the blue snake"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with a blue snake (#2) at (-1,0) and completed a "
+            "blue snake worth 9 to Alice"
+        ),
+        N_("Alice placed a grass-and-sand tile (#1) at (1,0) and put a boot on the grass"),
+        N_("Alice placed a grass-and-sand tile with a silver coin (#2) at (0,-1)"),
+        N_("Bob placed a grass-and-sand tile (#4) at (-1,0)"),
+        N_(
+            "Bob placed a grass-and-sand tile (#5) at (-1,-1) and completed a sand mound of 4 "
+            "bulges worth 20, which nobody claimed"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with a gold coin (#3) at (1,-1) and completed a "
+            "grass tuft of 4 bulges worth 28 to Alice"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with an orange snake plus a silver coin plus a fly "
+            "(#2) at (0,-1) and put a boot on the orange snake"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with an orange snake plus a silver coin plus a fly "
+            "(#2) at (0,-1) and put a pitchfork on the orange snake"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with an orange snake plus a silver coin plus a fly "
+            "(#2) at (0,-1) and put a pitchfork on the orange snake and a bet on the fly"
+        ),
+        N_(
+            "Bob placed a grass-and-sand tile (#5) at (-1,-1) and completed a sand mound of 4 "
+            "bulges worth 12, which nobody claimed"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with an orange snake plus a gold coin (#3) at "
+            "(1,-1) and completed an orange snake worth 2 to Alice"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with an orange snake plus a gold coin (#3) at "
+            "(1,-1) and completed an orange snake worth 2 to Alice and a grass tuft of 4 bulges "
+            "worth 18 to Alice; the orange snake left the board"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with an orange snake plus a gold coin (#3) at "
+            "(1,-1) and completed an orange snake worth 2 to Alice and a grass tuft of 4 bulges "
+            "worth 18 to Alice; the orange snake left the board; Alice's bet on the fly won 5"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with 2 flowers plus a shovel (#1) at (1,0) and put "
+            "a boot on the sand"
+        ),
+        N_("Alice placed a grass-and-sand tile (#2) at (-1,0)"),
+        N_(
+            "Bob flipped the tile at (1,0) and put a boot on the grass; Alice's boot there was lost"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with a gold coin (#1) at (1,0) and put a boot on "
+            "the grass"
+        ),
+        N_(
+            "Alice placed a grass-and-sand tile with an orange snake (#2) at (-1,0) and put a boot "
+            "on the orange snake"
+        ),
+        N_(
+            "Bob placed a grass-and-sand tile with a flower (#4) at (2,0) and put a boot on the "
+            "sand"
+        ),
+        N_("Bob placed a grass-and-sand tile (#5) at (-1,-1)"),
+        N_("Alice placed a grass-and-sand tile (#3) at (-1,-2)"),
+        N_("Alice passed, as no tile could be placed or flipped"),
+        N_("Bob placed a grass-and-sand tile (#6) at (-1,-3); the game ended"),
+        N_(
+            "The tiles ran out; the end bonus gave Alice 4 and Bob 3; Alice wins with 4 points to "
+            "Bob's 3"
+        ),
+    }
+)
+# Whose boot on what, in the end-bonus example: one sentence per feature, since the languages
+# that the page is translated into give each feature its own gender or article.
+BOOT_ON = {
+    "grass tuft": N_("%(name)s's boot on the grass tuft:"),
+    "sand mound": N_("%(name)s's boot on the sand mound:"),
+    "orange snake": N_("%(name)s's boot on the orange snake:"),
+    "blue snake": N_("%(name)s's boot on the blue snake:"),
+    "worm": N_("%(name)s's boot on the worm:"),
+}
+# The prey a bet won, as the Animals example names it.
+PREY_WORDS = {"fly": N_("the fly"), "frog": N_("the frog")}
+
+
+def _quoted(sentences: Sequence[str]) -> list[str]:
+    """`sentences` as the page quotes them: each must be one of `SAID`, or the page would show it
+    untranslated."""
+    unknown = [sentence for sentence in sentences if sentence not in SAID]
+    if unknown:
+        raise ValueError(f"the engine now says {unknown[0]!r}: put it in SAID and translate it")
+    return list(sentences)
+
 
 def _game(
     variant: str,
@@ -124,7 +231,7 @@ def _game(
     for move in moves:
         state, sentence = state.play_described(move)
         said.append(fill_names(sentence, NAMES))
-    return state, said
+    return state, _quoted(said)
 
 
 def _region(state: MarramState, x: int, y: int, quadrant: str, variant: str) -> dict[str, Any]:
@@ -217,9 +324,10 @@ def examples() -> Examples:
         "leaves_tuft": {v: _region(game, 1, -1, "NW", v) for v, (game, _) in leaves.items()},
         "leaves_creature": _scored(fork_game, "score", 4)[0],
         "eaten": [e for e in bet_game.log if e["type"] == "eaten"],
+        "prey_words": PREY_WORDS,
         "flip_said": flip_said,
         "flip_move": FLIP_MOVE,
-        "flip_words": fill_names(flip_words, NAMES),
+        "flip_words": _quoted([fill_names(flip_words, NAMES)])[0],
         "bonus_said": bonus_said,
         "bonus_features": [
             {"seat": seat, "name": NAMES[seat], "x": x, "y": y, "loc": loc}
@@ -230,9 +338,10 @@ def examples() -> Examples:
             )
             for seat, x, y, loc in BONUS_CLAIMS
         ],
+        "boot_on": BOOT_ON,
         "bonus_events": [e for e in bonus.log if e["type"] == "end-bonus"],
         "bonus_scores": bonus.scores(),
-        "bonus_ending": fill_names(bonus.describe_outcome() or "", NAMES),
+        "bonus_ending": _quoted([fill_names(bonus.describe_outcome() or "", NAMES)])[0],
     }
     names, board = NAMES, FOCUS
     figures = {
@@ -250,62 +359,70 @@ def examples() -> Examples:
 
 
 GUIDE = Guide(
-    players="2 to 4 players",
-    length="short: to a target score; long: until the 84 tiles are laid",
-    summary=(
+    players=N_("2 to 4 players"),
+    length=N_("short: to a target score; long: until the 84 tiles are laid"),
+    summary=N_(
         "A tile-laying game in the dunes. Players lay square tiles of grass and sand crossed by "
         "snakes and worms, claim what they hope to finish with welly boots, and score a grass "
         "tuft, a sand mound or a creature when it is completed. Shovels let you flip a tile "
         "over and reshape the landscape. Play Classic, Pitchfork or Animals, short or long."
     ),
     sections=(
-        Section("goal", "The goal"),
+        Section("goal", N_("The goal")),
         Section(
             "tiles",
-            "The tiles",
+            N_("The tiles"),
             (
-                ("terrain", "Grass and sand"),
-                ("creature-pieces", "Snakes and worms"),
-                ("decorations", "Coins, flowers and shovels"),
+                ("terrain", N_("Grass and sand")),
+                ("creature-pieces", N_("Snakes and worms")),
+                ("decorations", N_("Coins, flowers and shovels")),
             ),
         ),
         Section(
             "turn",
-            "A turn",
+            N_("A turn"),
             (
-                ("place", "Placing a tile"),
-                ("flip", "Flipping a tile"),
-                ("claims", "Boots and pitchforks"),
-                ("drawing", "Drawing"),
-                ("dead-tiles", "Dead tiles"),
+                ("place", N_("Placing a tile")),
+                ("flip", N_("Flipping a tile")),
+                ("claims", N_("Boots and pitchforks")),
+                ("drawing", N_("Drawing")),
+                ("dead-tiles", N_("Dead tiles")),
             ),
         ),
         Section(
             "features",
-            "What scores",
-            (("regions", "Grass tufts and sand mounds"), ("creatures", "Creatures")),
+            N_("What scores"),
+            (("regions", N_("Grass tufts and sand mounds")), ("creatures", N_("Creatures"))),
         ),
         Section(
             "scoring",
-            "Scoring",
+            N_("Scoring"),
             (
-                ("majority", "Who scores"),
-                ("values", "Values"),
-                ("example-snake", "Example: a snake"),
-                ("example-tuft", "Example: a tuft"),
+                ("majority", N_("Who scores")),
+                ("values", N_("Values")),
+                ("example-snake", N_("Example: a snake")),
+                ("example-tuft", N_("Example: a tuft")),
             ),
         ),
         Section(
             "end",
-            "The end of the game",
-            (("short-game", "Short game"), ("long-game", "Long game"), ("end-bonus", "End bonus")),
+            N_("The end of the game"),
+            (
+                ("short-game", N_("Short game")),
+                ("long-game", N_("Long game")),
+                ("end-bonus", N_("End bonus")),
+            ),
         ),
         Section(
             "variants",
-            "Classic, Pitchfork and Animals",
-            (("classic", "Classic"), ("pitchfork", "Pitchfork"), ("animals", "Animals")),
+            N_("Classic, Pitchfork and Animals"),
+            (
+                ("classic", N_("Classic")),
+                ("pitchfork", N_("Pitchfork")),
+                ("animals", N_("Animals")),
+            ),
         ),
-        Section("notation", "Writing a move"),
+        Section("notation", N_("Writing a move")),
     ),
     terms=(
         Term(
@@ -413,10 +530,10 @@ GUIDE = Guide(
     ),
     examples=examples,
     variants=(
-        Variant("variant", "classic", "Classic", "classic"),
-        Variant("variant", "pitchfork", "Pitchfork", "pitchfork"),
-        Variant("variant", "animals", "Animals", "animals"),
-        Variant("length", "short", "Short game", "short-game"),
-        Variant("length", "long", "Long game", "long-game"),
+        Variant("variant", "classic", N_("Classic"), "classic"),
+        Variant("variant", "pitchfork", N_("Pitchfork"), "pitchfork"),
+        Variant("variant", "animals", N_("Animals"), "animals"),
+        Variant("length", "short", N_("Short game"), "short-game"),
+        Variant("length", "long", N_("Long game"), "long-game"),
     ),
 )

@@ -50,23 +50,32 @@ def _ground(q: str, rotation: int, name_locs: bool) -> list[str]:
             f'x="{_f(qx)}" y="{_f(qy)}" '
             f'width="{_f(C)}" height="{_f(C)}" fill="{TERRAIN.get(t, "#ccc")}"/>'
         )
+    # One path per terrain, its strokes as subpaths: a board of forty tiles draws hundreds of
+    # them, and a phone lays out each element of the page.
+    blades: list[str] = []
+    ripples: list[str] = []
     for quad in QUADS:
         ox, oy, sx, sy = CORNER[quad]
         if terrain[quad] == "g":
             for a, b in ((9, 41), (41, 8), (40, 40)):
                 bx, by = ox + sx * a, oy + sy * b
-                parts.append(
-                    f'<path d="M{_f(bx - 2)} {_f(by + 2)} L{_f(bx)} {_f(by - 3)} '
-                    f'L{_f(bx + 2)} {_f(by + 2)}" fill="none" stroke="{TERRAIN_EDGE["g"]}" '
-                    f'stroke-width="1" stroke-linecap="round"/>'
+                blades.append(
+                    f"M{_f(bx - 2)} {_f(by + 2)} L{_f(bx)} {_f(by - 3)} L{_f(bx + 2)} {_f(by + 2)}"
                 )
         else:
             for a, b in ((8, 41), (40, 8)):
                 bx, by = ox + sx * a, oy + sy * b
-                parts.append(
-                    f'<path d="M{_f(bx - 3.5)} {_f(by)} q1.75 -2 3.5 0 t3.5 0" fill="none" '
-                    f'stroke="{TERRAIN_EDGE["s"]}" stroke-width="1"/>'
-                )
+                ripples.append(f"M{_f(bx - 3.5)} {_f(by)} q1.75 -2 3.5 0 t3.5 0")
+    if blades:
+        parts.append(
+            f'<path d="{" ".join(blades)}" fill="none" stroke="{TERRAIN_EDGE["g"]}" '
+            f'stroke-width="1" stroke-linecap="round"/>'
+        )
+    if ripples:
+        parts.append(
+            f'<path d="{" ".join(ripples)}" fill="none" stroke="{TERRAIN_EDGE["s"]}" '
+            f'stroke-width="1"/>'
+        )
     return parts
 
 

@@ -1,7 +1,10 @@
 // Click-to-move for Martian Mud Wrestling (the default export, loaded by the game page; the
 // contract of a controller is described in pbem/static/kit.js): a stack, then a destination.
 
-import { $$, cssEscape, el } from "../../kit.js";
+import { $$, cssEscape, el, wordsFrom } from "../../kit.js";
+
+// What this controller says, in the page's language (Martian Mud Wrestling's catalog; see kit.js).
+const { t } = wordsFrom("pbem-words-mmw");
 
 export default class Mmw {
   static focusable = ".square.pbem-source, .square.pbem-target";
@@ -20,7 +23,7 @@ export default class Mmw {
 
   start() {
     this.play.picker.replaceChildren(
-      el("p", { class: "pbem-step" }, "1. Click one of your stacks (outlined), 2. click where its top pyramid goes, 3. confirm."),
+      el("p", { class: "pbem-step" }, t("1. Click one of your stacks (outlined), 2. click where its top pyramid goes, 3. confirm.")),
     );
     this.reset();
   }
@@ -51,7 +54,11 @@ export default class Mmw {
     // The stack's code ends with the top pyramid's size; a "'" after it marks it resting.
     const size = stack.replace(/'/g, "").slice(-1);
     this.play.clearPending();
-    this.play.say(`Moving the top pyramid of ${from}${size ? ` (size ${size})` : ""}: click a lit square.`);
+    this.play.say(
+      size
+        ? t("Moving the top pyramid of %(square)s (size %(size)s): click a lit square.", { square: from, size })
+        : t("Moving the top pyramid of %(square)s: click a lit square.", { square: from }),
+    );
   }
 
   // What the rules say happens at the destination: it sinks when the points touching the board
@@ -69,9 +76,14 @@ export default class Mmw {
       else resting += p.points;
     }
     if (touching < resting) {
-      return ` The stack on ${to} sinks (touching ${touching} < resting ${resting}): all ${below.length + 1} pyramids leave the game.`;
+      return t("The stack on %(square)s sinks (touching %(touching)s < resting %(resting)s): all %(count)s pyramids leave the game.", {
+        square: to,
+        touching,
+        resting,
+        count: below.length + 1,
+      });
     }
-    return ` ${to} will hold ${touching} touching and ${resting} resting.`;
+    return t("%(square)s will hold %(touching)s touching and %(resting)s resting.", { square: to, touching, resting });
   }
 
   click(target) {
@@ -87,9 +99,11 @@ export default class Mmw {
       for (const square of $$(".pbem-chosen", this.play.svg)) square.classList.remove("pbem-chosen");
       for (const square of this.squares(name)) square.classList.add("pbem-chosen");
       const stack = (this.squares(name)[0] || hit).dataset.stack || "";
-      const onto = stack ? `onto the stack on ${name}` : `to the empty square ${name}`;
-      const words = `Move the top pyramid of ${this.from} ${onto}.${this.sinking(this.from, name)}`;
-      this.play.setPending(`${this.from}-${name}`, words);
+      const words = stack
+        ? t("Move the top pyramid of %(from)s onto the stack on %(square)s.", { from: this.from, square: name })
+        : t("Move the top pyramid of %(from)s to the empty square %(square)s.", { from: this.from, square: name });
+      const after = this.sinking(this.from, name);
+      this.play.setPending(`${this.from}-${name}`, after ? `${words} ${after}` : words);
       return;
     }
     if (this.moves.has(name)) {
@@ -99,11 +113,11 @@ export default class Mmw {
     const square = this.squares(name)[0] || hit;
     const top = square.dataset.top;
     if (this.from) {
-      this.play.say(`${name} is not next to ${this.from}: a pyramid moves one square in any direction.`, "error");
+      this.play.say(t("%(square)s is not next to %(from)s: a pyramid moves one square in any direction.", { square: name, from: this.from }), "error");
     } else if (!top) {
-      this.play.say(`${name} is empty: click one of your stacks first.`, "error");
+      this.play.say(t("%(square)s is empty: click one of your stacks first.", { square: name }), "error");
     } else {
-      this.play.say(`The top pyramid on ${name} is ${top}, not yours.`, "error");
+      this.play.say(t("The top pyramid on %(square)s is %(top)s, not yours.", { square: name, top }), "error");
     }
   }
 }

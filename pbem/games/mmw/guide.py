@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.guide import Examples, Guide, Section, Term
+from pbem.games.guide import N_, Examples, Guide, Section, Term
 from pbem.games.mmw.board import COLOURS, Pyramid
 from pbem.games.mmw.rules import NO_SINKING_LIMIT, new_state, position
-from pbem.games.two_player import PLAYERS, colour_words
+from pbem.games.two_player import colour_words
 
-SIZE_WORDS = {1: "small", 2: "medium", 3: "large"}
+# The words the examples show for a pyramid, marked so that the page can translate them.
+SIZE_WORDS = {1: N_("small"), 2: N_("medium"), 3: N_("large")}
+COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue")}
 # The three stacks of the rules' own examples of touching and resting, side by side.
 STACKS = {"b3": "r1 b3", "c3": "b1 r1", "d3": "r1 b1 r3", "a1": "r1 r2 r3", "e5": "b1 b2 b3"}
 # Blue to move: the stack on c3 is level (3 touching, 3 resting); one more small sinks it.
@@ -29,6 +31,22 @@ SINKING_MOVE = "d4-c3"
 STUCK = {"c3": "r1", "d4": "b2", "a5": "b1 b2 b3", "b2": "r2 b3"}
 STUCK_MOVE = "d4-c3"
 FIRST_MOVE = "b1-b2"
+# The engine writes its sentences in English only; these are its words for the moves and the
+# ending above, marked so that the page can quote them translated. `_words` holds the engine
+# to them, so that a change of its wording is caught here rather than left untranslated.
+SAID = (
+    N_("Red moved a large pyramid from b1 to b2"),
+    N_(
+        "Blue moved a small pyramid from d4 onto the stack on c3, where it rests on the pile; "
+        "the stack on c3 sank into the mud (touching 3 < resting 4): Red lost a small and a "
+        "large and Blue lost a small and a medium"
+    ),
+    N_(
+        "Blue moved a medium pyramid from d4 onto the stack on c3, where it drops over and "
+        "touches the board; Red has no move, so the game ends"
+    ),
+    N_("Red could not move; Blue wins with 5 pyramids on the board to 2"),
+)
 
 
 def _pyramids(stack: list[Pyramid]) -> dict[str, Any]:
@@ -36,7 +54,7 @@ def _pyramids(stack: list[Pyramid]) -> dict[str, Any]:
     return {
         "pyramids": [
             {
-                "colour": p.colour,
+                "colour": COLOUR_WORDS[p.colour],
                 "size": SIZE_WORDS[p.size],
                 "points": p.points,
                 "touching": p.touching,
@@ -49,7 +67,10 @@ def _pyramids(stack: list[Pyramid]) -> dict[str, Any]:
 
 
 def _words(sentence: str | None) -> str:
-    return colour_words(sentence or "", COLOURS)
+    words = colour_words(sentence or "", COLOURS)
+    if words not in SAID:
+        raise ValueError(f"the engine now says {words!r}: mark it in SAID to translate it")
+    return words
 
 
 def examples() -> Examples:
@@ -92,26 +113,29 @@ def examples() -> Examples:
 
 
 GUIDE = Guide(
-    players=PLAYERS,
-    length="no fixed length: until a player is left without a move",
-    summary=(
+    # two_player.PLAYERS, written out here so that the game's catalog has it.
+    players=N_("2 players"),
+    length=N_("no fixed length: until a player is left without a move"),
+    summary=N_(
         "Two players move pyramids on a 5 by 5 board of mud. Any pyramid can climb onto any "
         "stack next to it, but a stack whose pyramids resting on the pile outweigh those "
         "touching the board sinks, taking everything in it, of both colours. Leave your "
         "opponent without a pyramid on top of any stack and you win."
     ),
     sections=(
-        Section("goal", "The goal"),
-        Section("setup", "The pieces and the start"),
-        Section("stacks", "Stacks: touching and resting", (("touching", "Touching the board"),)),
-        Section("turn", "A turn", (("sinking", "Sinking"),)),
+        Section("goal", N_("The goal")),
+        Section("setup", N_("The pieces and the start")),
+        Section(
+            "stacks", N_("Stacks: touching and resting"), (("touching", N_("Touching the board")),)
+        ),
+        Section("turn", N_("A turn"), (("sinking", N_("Sinking")),)),
         Section(
             "scoring",
-            "Points and sinking: examples",
-            (("example-stacks", "Three stacks"), ("example-sinking", "A stack sinks")),
+            N_("Points and sinking: examples"),
+            (("example-stacks", N_("Three stacks")), ("example-sinking", N_("A stack sinks"))),
         ),
-        Section("end", "The end of the game", (("draws", "Draws"),)),
-        Section("notation", "Writing a move"),
+        Section("end", N_("The end of the game"), (("draws", N_("Draws")),)),
+        Section("notation", N_("Writing a move")),
     ),
     terms=(
         Term(
