@@ -6,14 +6,15 @@
 // scripts the page shows at once, its move form open.
 const root = document.documentElement;
 root.classList.add("pbem-js");
-document.addEventListener(
-  "DOMContentLoaded",
-  () => {
-    // The plain move form stays one click away (play.js does the same, but after the paint).
-    const box = document.getElementById("move-form-box");
-    const typed = document.getElementById("move-text");
-    if (box && !document.getElementById("move-error") && !(typed && typed.value)) box.open = false;
-    root.classList.add("pbem-parsed");
-  },
-  { once: true },
-);
+// "interactive", not DOMContentLoaded: the page's module scripts run between the two, and waiting
+// for them (fetched, then their imports) would hold the first paint back by as much again.
+function parsed() {
+  if (document.readyState === "loading") return;
+  document.removeEventListener("readystatechange", parsed);
+  // The plain move form stays one click away (play.js does the same, but after the paint).
+  const box = document.getElementById("move-form-box");
+  const typed = document.getElementById("move-text");
+  if (box && !document.getElementById("move-error") && !(typed && typed.value)) box.open = false;
+  root.classList.add("pbem-parsed");
+}
+document.addEventListener("readystatechange", parsed);

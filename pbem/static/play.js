@@ -776,14 +776,40 @@ class Replay {
 const controllers = new Map(); // URL -> Promise of the controller class, or of null
 
 // Resolves once the page has loaded (js-on.js has shown its main part by then) and the browser
-// has painted it: the frame after that; while the tab is hidden, once it is shown. Module scripts
-// run before DOMContentLoaded, so a frame alone could still be one without the main part.
+// has shown it: the frame after that; while the tab is hidden, once it is shown. Where the browser
+// reports its largest paint (Chromium), also once that paint is of the main part: a frame is
+// committed long before a slow phone has drawn a long game's board, and what is fetched after
+// the page is for building a move, never for seeing it. A paint that is never reported (the
+// player clicked first) waits no longer than SHOWN_WAIT.
+const SHOWN_WAIT = 3000;
+
 function afterPaint() {
   const loaded =
     document.readyState === "complete"
       ? Promise.resolve()
       : new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
-  return loaded.then(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  const framed = loaded.then(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  const main = document.querySelector("main");
+  const reported = (window.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
+  if (!main || !reported.includes("largest-contentful-paint")) return framed;
+  const shown = new Promise((resolve) => {
+    let observer = null;
+    const done = () => {
+      if (observer) observer.disconnect();
+      resolve();
+    };
+    try {
+      observer = new PerformanceObserver((list) => {
+        if (list.getEntries().some((entry) => entry.element && main.contains(entry.element))) done();
+      });
+      observer.observe({ type: "largest-contentful-paint", buffered: true });
+    } catch {
+      done();
+      return;
+    }
+    loaded.then(() => setTimeout(done, SHOWN_WAIT));
+  });
+  return Promise.all([framed, shown]);
 }
 
 // The default export of the module at `url` (same origin only), or null when there is none or it

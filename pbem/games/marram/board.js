@@ -112,7 +112,7 @@ export default class Marram {
     const markup = this.previews[`front:${tile}:0`];
     if (!markup) return null;
     const span = el("span", { class: "pbem-thumb", "aria-hidden": "true" });
-    span.innerHTML = `<svg xmlns="${SVGNS}" viewBox="0 0 100 100" width="44" height="44">${markup}</svg>`;
+    span.innerHTML = `<svg xmlns="${SVGNS}" viewBox="0 0 100 100" width="44" height="44" font-family="sans-serif">${markup}</svg>`;
     return span;
   }
 

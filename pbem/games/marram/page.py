@@ -105,35 +105,41 @@ def _focus(view: Mapping[str, Any], marked: list[d.Turn], laid: set[tuple[int, i
 
 def _axes(grid: Grid, size: str) -> list[str]:
     """The coordinates moves are typed in, above and left of the board."""
-    out = []
+    # What the labels share is said once, on their group: a long game's page is large, and a
+    # phone reads all of it before it shows any.
+    out = [f'<g class="axes" font-size="{size}" fill="#868e96" text-anchor="middle">']
     for x in range(grid.min_x, grid.max_x + 1):
         cx = grid.x0 + (x - grid.min_x + 0.5) * T
-        out.append(
-            f'<text x="{_f(cx)}" y="{_f(grid.y0 - 5)}" font-size="{size}" fill="#868e96" '
-            f'text-anchor="middle">x={x}</text>'
-        )
+        out.append(f'<text x="{_f(cx)}" y="{_f(grid.y0 - 5)}">x={x}</text>')
     for y in range(grid.min_y, grid.max_y + 1):
         cy = grid.y0 + (grid.max_y - y + 0.5) * T
         out.append(
-            f'<text x="{_f(grid.x0 - 5)}" y="{_f(cy)}" font-size="{size}" fill="#868e96" '
-            f'text-anchor="middle" transform="rotate(-90 {_f(grid.x0 - 5)} {_f(cy)})">'
-            f"y={y}</text>"
+            f'<text x="{_f(grid.x0 - 5)}" y="{_f(cy)}" '
+            f'transform="rotate(-90 {_f(grid.x0 - 5)} {_f(cy)})">y={y}</text>'
         )
+    out.append("</g>")
     return out
 
 
 def _open_places(grid: Grid, open_cells: set[tuple[int, int]]) -> list[str]:
-    out = []
+    if not open_cells:
+        return []
+    # The dashed frame's paint is inherited from the group (a board has scores of open places);
+    # the label sets its own.
+    out = [
+        '<g class="open-places" fill="#ffffff" fill-opacity="0.35" stroke="#adb5bd" '
+        'stroke-width="1.2" stroke-dasharray="5 4" font-size="11" text-anchor="middle">'
+    ]
+    side = _f(T - 6)
     for x, y in sorted(open_cells):
         ox, oy = grid.origin(x, y)
         out.append(
             f'<g class="frontier" data-pos="{x},{y}" data-name="open place at ({x},{y})">'
-            f'<rect x="{_f(ox + 3)}" y="{_f(oy + 3)}" '
-            f'width="{_f(T - 6)}" height="{_f(T - 6)}" rx="6" fill="#ffffff" fill-opacity="0.35" '
-            f'stroke="#adb5bd" stroke-width="1.2" stroke-dasharray="5 4"/>'
-            f'<text x="{_f(ox + C)}" y="{_f(oy + C + 4)}" font-size="11" fill="#adb5bd" '
-            f'text-anchor="middle">{x},{y}</text></g>'
+            f'<rect x="{_f(ox + 3)}" y="{_f(oy + 3)}" width="{side}" height="{side}" rx="6"/>'
+            f'<text x="{_f(ox + C)}" y="{_f(oy + C + 4)}" fill="#adb5bd" fill-opacity="1" '
+            f'stroke="none">{x},{y}</text></g>'
         )
+    out.append("</g>")
     return out
 
 

@@ -39,17 +39,18 @@ def _ground(q: str, rotation: int, name_locs: bool) -> list[str]:
     terrain: dict[str, str] = {}
     for i, quad in enumerate(QUADS):
         terrain[rotate_quad(quad, rotation)] = q[i] if i < len(q) else "g"
-    parts = []
+    # crispEdges on the quadrants' group, not on each: inherited, and said once.
+    parts = ['<g class="quads" shape-rendering="crispEdges">']
     for quad in QUADS:
         t = terrain[quad]
         qx, qy = QRECT[quad]
         name = "grass" if t == "g" else "sand"
         label = f' data-name="{quad} quadrant, {name}"' if name_locs else ""
         parts.append(
-            f'<rect class="quad {name}" data-loc="{quad}"{label} shape-rendering="crispEdges" '
-            f'x="{_f(qx)}" y="{_f(qy)}" '
+            f'<rect class="quad {name}" data-loc="{quad}"{label} x="{_f(qx)}" y="{_f(qy)}" '
             f'width="{_f(C)}" height="{_f(C)}" fill="{TERRAIN.get(t, "#ccc")}"/>'
         )
+    parts.append("</g>")
     # One path per terrain, its strokes as subpaths: a board of forty tiles draws hundreds of
     # them, and a phone lays out each element of the page.
     blades: list[str] = []
@@ -121,7 +122,8 @@ def _frame(desc: Mapping[str, Any], face: str, tile_id: int | str | None) -> lis
     if tile_id is not None:
         label = escape(str(tile_id))
         # The halo is a copy drawn first (not `paint-order`, which HTML does not allow on SVG).
-        text = 'x="2.5" y="9.5" font-size="9" font-family="sans-serif"'
+        # The font is the drawing's own (svg_open), inherited.
+        text = 'x="2.5" y="9.5" font-size="9"'
         parts.append(
             f'<text {text} fill="#ffffff" stroke="#ffffff" stroke-width="2.4" '
             f'aria-hidden="true">{label}</text>'
