@@ -250,7 +250,9 @@ class Move(Model):
     seat: Mapped[int]
     move: Mapped[str] = mapped_column(String(200))
     # The move in words as the engine's `describe` gave it, seats as {0}/{1} placeholders
-    # (pbem.games.fill_names); None for moves recorded before it was kept.
+    # (pbem.games.fill_names): its message as JSON (pbem.domain.wording.stored_words), said in
+    # each reader's language, or English from an engine that speaks no messages yet; None for
+    # moves recorded before it was kept.
     words: Mapped[str | None] = mapped_column(Text)
     submission_id: Mapped[int | None] = mapped_column(ForeignKey("submissions.id"))
     # The bot that made this move for the seat's player on autopilot ("greedy"); None when the

@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 
 from pbem import games
 from pbem.config import Settings
-from pbem.domain import clocks, turns
+from pbem.domain import clocks, turns, wording
 from pbem.domain.errors import OutOfTime, ServiceError
 from pbem.domain.turn_ending import (
     PLAYING_COLUMNS,
@@ -237,7 +237,8 @@ def _decide(game: Playing, row: Any) -> Played | Refusal:
         return Refusal(str(exc), exc.code)
     except games.MoveError as exc:
         code = "invalid_move" if isinstance(exc, games.InvalidMove) else "illegal_move"
-        return Refusal(str(exc), code)
+        # Kept as the engine's message, said in the reader's language when it is shown.
+        return Refusal(wording.stored_words(wording.engine_said(exc), game.engine), code)
     except Exception:
         # An engine bug must not leave the submission pending for the sweep to retry forever.
         log.exception("engine error applying submission %s", row.submission_id)
@@ -248,7 +249,7 @@ def _decide(game: Playing, row: Any) -> Played | Refusal:
         seat,
         game.ply,
         after.history[-1] if after.history else row.move,
-        words,
+        wording.stored_words(words, game.engine),
         after,
         row.submitted_at,
         game.turn,

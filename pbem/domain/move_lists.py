@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, select
 
 from pbem import games, i18n
+from pbem.domain import wording
 from pbem.domain.turns import move_number
 from pbem.models import Move
 
@@ -20,16 +21,32 @@ class RecentMove(tuple[int, str, str]):
     compares three still works, that also carries the move in words, and the bot that made it
     when the seat was on autopilot."""
 
-    words: str | None  # the engine's sentence with the names filled in; None for old moves
     autopilot: str | None  # the bot that made it for the seat's player (Move.autopilot)
+    _stored: str | None  # Move.words
+    _names: tuple[str, ...]  # the players' names, by seat
 
     def __new__(
-        cls, ply: int, who: str, move: str, words: str | None = None, autopilot: str | None = None
+        cls,
+        ply: int,
+        who: str,
+        move: str,
+        stored: str | None = None,
+        autopilot: str | None = None,
+        names: Sequence[str] = (),
     ) -> RecentMove:
         made = super().__new__(cls, (ply, who, move))
-        made.words = words
+        made._stored = stored
+        made._names = tuple(names)
         made.autopilot = autopilot
         return made
+
+    @property
+    def words(self) -> str | None:
+        """The engine's sentence in the language being written, the names filled in; None for a
+        move stored before moves had words."""
+        if not self._stored:
+            return None
+        return games.fill_names(wording.read_words(self._stored), self._names)
 
     @property
     def ply(self) -> int:
@@ -73,10 +90,11 @@ def said(
     who: Sequence[str],
     autopilot: str | None = None,
 ) -> RecentMove:
-    """A stored move (`words` with seat placeholders, as `Move.words` holds them) with the
-    players' names `who` put in; `autopilot` the bot that made it for the seat's player."""
+    """A stored move (`words` as `Move.words` holds them: `wording.stored_words`, seats as
+    placeholders) with the players' names `who` put in when it is said; `autopilot` the bot that
+    made it for the seat's player."""
     name = who[seat] if 0 <= seat < len(who) else f"seat {seat}"
-    return RecentMove(ply, name, move, games.fill_names(words, who) if words else None, autopilot)
+    return RecentMove(ply, name, move, words, autopilot, who)
 
 
 _RECENT = (

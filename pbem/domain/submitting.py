@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, bindparam, insert, select
 
 from pbem import games, i18n, links
-from pbem.domain import outcomes, turns
+from pbem.domain import outcomes, turns, wording
 from pbem.domain.access import check_claims
 from pbem.domain.errors import GameOver, MoveRefused, NotFound, ServiceError
 from pbem.domain.names import display_names
@@ -110,7 +110,8 @@ def _checked_insert(
         games.get(game.engine).from_json(game.state).play(move)
     except games.MoveError as exc:
         code = "invalid_move" if isinstance(exc, games.InvalidMove) else "illegal_move"
-        raise MoveRefused(str(exc), code) from exc
+        said = wording.game_words(wording.engine_said(exc), game.engine)
+        raise MoveRefused(said, code) from exc
     submission_id: int = conn.execute(
         _INSERT_SUBMISSION,
         {
@@ -153,7 +154,8 @@ def game_over(conn: Connection, game_id: str, game: EndedGame) -> GameOver:
     it ended in the players' names (a refusal's extra read, never the hot path's)."""
     sentence = outcomes.sentence(game.outcome)
     if sentence is None and game.state is not None:
-        sentence = games.get(game.engine).from_json(game.state).describe_outcome()
+        ended = games.get(game.engine).from_json(game.state).describe_outcome()
+        sentence = wording.game_words(ended, game.engine) if ended else None
     names = display_names(
         game.engine, list(conn.execute(_PLAYER_NAMES, {"game_id": game_id}).scalars())
     )

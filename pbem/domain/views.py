@@ -12,7 +12,7 @@ from typing import Any, Protocol, Self
 from sqlalchemy import select
 
 from pbem import games
-from pbem.domain import bot_seats, clocks, outcomes, turns
+from pbem.domain import bot_seats, clocks, outcomes, turns, wording
 from pbem.domain.move_lists import RECENT_MOVES as RECENT_MOVES
 from pbem.domain.move_lists import RecentMove as RecentMove
 from pbem.domain.move_lists import move_json as move_json
@@ -339,7 +339,8 @@ class SeatPicture:
         """How the game ended, in words with the players' names ("" while it runs)."""
         sentence = outcomes.sentence(self.game.outcome)
         if sentence is None and self.state is not None:
-            sentence = self.state.describe_outcome()
+            ended = self.state.describe_outcome()
+            sentence = wording.game_words(ended, self.game.engine) if ended else None
         return games.fill_names(sentence, self.names) if sentence else ""
 
     @cached_property
@@ -347,7 +348,8 @@ class SeatPicture:
         """What the scores count, plural ("fish", "points"); "" before the game starts."""
         if self.state is None:
             return ""
-        return self.state.summary(self.seat.seat).score_label
+        label = self.state.summary(self.seat.seat).score_label
+        return wording.game_words(label, self.game.engine)
 
     @cached_property
     def board_text(self) -> str:

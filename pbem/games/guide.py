@@ -15,11 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.games.base import State
+from pbem.games.messages import N_
 
-
-def N_(text: str) -> str:
-    """Text of the game's guide, marked for its catalog and translated where it is shown."""
-    return text
+__all__ = ["N_"]
 
 
 # An anchor on a rules page, and a term's key: lower-case words joined by hyphens.

@@ -45,6 +45,7 @@ from pbem.domain import (
     moves,
     turn_ending,
     turns,
+    wording,
 )
 from pbem.domain.errors import ServiceError
 from pbem.domain.outbox import Letter, write_letters
@@ -360,7 +361,7 @@ def _play(
         if index and not _same_turn(facts, state, seat.seat, at):
             unplayed = lines[index:]
             break
-        sentence = _describe(state, line, names)
+        sentence = _describe(state, line, names, facts.engine)
         db.session.commit()
         try:
             if earlier is not None:  # stored by an earlier copy of this reply, not played yet
@@ -377,7 +378,8 @@ def _play(
             db.session.connection().execute(_DECIDED, {"submission_id": submission_id}).one()
         )
         if status != models.APPLIED:
-            refused, sent = error or i18n.gettext("It was not played."), lines[index:]
+            told = wording.read_words(error) if error else i18n.gettext("It was not played.")
+            refused, sent = told, lines[index:]
             break
         played.append(sentence)
     answer = {"played": played, "refused": refused, "sent": sent, "unplayed": unplayed}
@@ -402,12 +404,12 @@ def _same_turn(facts: GameFacts, state: games.State | None, seat: int, ply: int)
     )
 
 
-def _describe(state: games.State | None, line: str, names: list[str]) -> str:
-    """The move in words, with the players' names; the line itself when the engine cannot say
-    (submitting will refuse it with the engine's reason)."""
+def _describe(state: games.State | None, line: str, names: list[str], game: str) -> str:
+    """The move in words, in the reader's language, with the players' names; the line itself
+    when the engine cannot say (submitting will refuse it with the engine's reason)."""
     if state is None:
         return line
     try:
-        return games.fill_names(state.describe(line), names)
+        return games.fill_names(wording.game_words(state.describe(line), game), names)
     except Exception:
         return line

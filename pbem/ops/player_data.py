@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import delete, or_, select, update
 
 from pbem.config import Settings
-from pbem.domain import endings, player_letters
+from pbem.domain import endings, player_letters, wording
 from pbem.domain.addresses import normalise_address
 from pbem.domain.erased import address_digest
 from pbem.domain.errors import NotFound, ServiceError
@@ -142,7 +142,7 @@ def _seat_data(seat: Seat) -> dict[str, Any]:
                 "ply": s.ply,
                 "move": s.move,
                 "status": s.status,
-                "refused_because": s.error,
+                "refused_because": wording.read_words(s.error) if s.error else None,
                 "sent_at": _at(s.created_at),
                 "applied_at": _at(s.applied_at),
             }

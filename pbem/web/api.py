@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from pbem import dispatch, games, i18n, resources
-from pbem.domain import bot_turns, cancelling, endings, moves, turns, views, when
+from pbem.domain import bot_turns, cancelling, endings, moves, turns, views, when, wording
 from pbem.domain.errors import GameNotStarted, NoSuchPosition, ServiceError
 from pbem.extensions import settings
 from pbem.models import INVITING, RUNNING, Game, Seat
@@ -210,7 +210,7 @@ def submission(submission_id: int) -> Response:
         ply=row.ply,
         move=row.move,
         status=row.status,
-        error=row.error,
+        error=wording.read_words(row.error) if row.error else None,
         created_at=row.created_at.isoformat() + "Z",
         applied_at=row.applied_at.isoformat() + "Z" if row.applied_at else None,
     )

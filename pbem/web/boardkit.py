@@ -19,7 +19,7 @@ from flask import g, render_template, request, url_for
 from markupsafe import Markup
 
 from pbem import games, i18n, resources
-from pbem.domain import turns, views
+from pbem.domain import turns, views, wording
 from pbem.domain.errors import GameNotStarted
 from pbem.games.base import seat_mark
 from pbem.models import Game, Seat
@@ -125,6 +125,10 @@ def pbem_summary(seat: Seat) -> dict[str, Any]:
     state = views.load_state(game)
     names = views.names(game)
     summary = state.summary(seat.seat) if state is not None else None
+
+    def said(words: str) -> str:
+        return wording.game_words(words, game.engine)
+
     scores = state.scores() if state is not None else [0] * len(names)
     rows = []
     for index, name in enumerate(names):
@@ -136,10 +140,13 @@ def pbem_summary(seat: Seat) -> dict[str, Any]:
                 "you": index == seat.seat,
                 "to_move": turns.waiting_on(game) == index,
                 "colour": line.colour if line is not None else "",
+                "colour_name": (
+                    wording.colour_word(line.colour, game.engine) if line is not None else ""
+                ),
                 "mark": seat_mark(line.colour) if line is not None else str(index + 1),
                 "score": scores[index] if index < len(scores) else 0,
-                "score_label": summary.score_label if summary is not None else "points",
-                "supplies": line.supplies if line is not None else "",
+                "score_label": said(summary.score_label) if summary is not None else "points",
+                "supplies": said(line.supplies) if line is not None else "",
             }
         )
     return {
@@ -147,11 +154,11 @@ def pbem_summary(seat: Seat) -> dict[str, Any]:
         "hand": (
             ""
             if summary is None
-            else (summary.hand_brief or summary.hand)
+            else said(summary.hand_brief or summary.hand)
             if turns.waiting_on(game) == seat.seat
-            else summary.hand
+            else said(summary.hand)
         ),
-        "notes": summary.notes if summary is not None else "",
+        "notes": said(summary.notes) if summary is not None else "",
     }
 
 

@@ -12,11 +12,12 @@ from functools import cache
 
 from pbem.games.base import InvalidMove, shorten
 from pbem.games.gorami.board import Board, board
+from pbem.games.messages import N_, Message
 
 NUMBERS = (1, 2, 3)
 MOVE_RE = re.compile(r"^(\d+)([a-z])(\d+)$")
 DISC_RE = re.compile(r"^([yb])([123])$")
-FORM = "write a disc number 1-3 followed by a cell, e.g. 2b3"
+FORM = N_("write a disc number 1-3 followed by a cell, e.g. 2b3")
 # A move is three characters ("2b3"); longer input is refused before it is read, so no input
 # costs more than a short one.
 MAX_LENGTH = 32
@@ -183,13 +184,21 @@ def parse_move(t: MoveTables, move: str) -> tuple[int, int]:
     raises InvalidMove saying what a move looks like."""
     if not isinstance(move, str):
         raise InvalidMove(
-            f"{shorten(repr(move))}: a move is text such as 2b3 (a disc number and a cell)"
+            Message(
+                "%(move)s: a move is text such as 2b3 (a disc number and a cell)",
+                move=shorten(repr(move)),
+            )
         )
     shown = move.strip()
     if len(shown) > MAX_LENGTH:
         raise InvalidMove(
-            f"{shorten(repr(shown))} is not a GORami move: it is {len(shown)} characters "
-            f"long; {FORM}"
+            Message.counted(
+                "%(move)s is not a GORami move: it is %(n)s character long; %(form)s",
+                "%(move)s is not a GORami move: it is %(n)s characters long; %(form)s",
+                len(shown),
+                move=shorten(repr(shown)),
+                form=Message(FORM),
+            )
         )
     text = "".join(move.split()).lower()
     parsed = t.moves.get(text)
@@ -198,16 +207,34 @@ def parse_move(t: MoveTables, move: str) -> tuple[int, int]:
     geo = t.geo
     match = MOVE_RE.match(text)
     if match is None:
-        raise InvalidMove(f"{shorten(repr(shown))} is not a GORami move; {FORM}")
+        raise InvalidMove(
+            Message(
+                "%(move)s is not a GORami move; %(form)s",
+                move=shorten(repr(shown)),
+                form=Message(FORM),
+            )
+        )
     number, cell = int(match.group(1)), match.group(2) + match.group(3)
     if number not in NUMBERS:
         raise InvalidMove(
-            f"{shown}: there is no disc numbered {match.group(1)}; discs are numbered 1, 2 and 3"
+            Message(
+                "%(move)s: there is no disc numbered %(number)s; discs are numbered 1, 2 and 3",
+                move=shown,
+                number=match.group(1),
+            )
         )
     plain = move_text(number, f"{match.group(2)}{int(match.group(3))}")
     if plain in t.moves:  # leading zeros
-        raise InvalidMove(f"{shown}: write this move as {plain}")
+        raise InvalidMove(
+            Message("%(move)s: write this move as %(plain)s", move=shown, plain=plain)
+        )
     raise InvalidMove(
-        f"{shown}: there is no cell {cell} on the {geo.size}-cell board; "
-        f"its cells are {geo.describe_cells()}"
+        Message(
+            "%(move)s: there is no cell %(cell)s on the %(size)s-cell board; its cells are "
+            "%(cells)s",
+            move=shown,
+            cell=cell,
+            size=geo.size,
+            cells=geo.describe_cells(),
+        )
     )

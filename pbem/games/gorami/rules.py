@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.games.base import JSON, IllegalMove, Outcome, Past, listed
+from pbem.games.base import JSON, IllegalMove, Outcome, Past
 from pbem.games.gorami.board import Board
 from pbem.games.gorami.notation import (
     FIELD,
@@ -37,10 +37,41 @@ from pbem.games.gorami.notation import (
     parse_move,
     tables,
 )
+from pbem.games.messages import N_, Listing, Message, Param, seat_ref
 from pbem.games.two_player import TwoPlayerState
 
 NAME = "gorami"
 COLOURS = ("yellow", "blue")
+# A colour and a number are said together: some languages agree one with the other.
+COLOUR_DISC = (N_("yellow %(n)s"), N_("blue %(n)s"))
+# How the rules ended a game, by whether the board is full (else neither player could place).
+DRAWN = {
+    True: N_(
+        "Draw: the board is full; %(fish)s fish each and the interior cells tied at %(interior)s"
+    ),
+    False: N_(
+        "Draw: neither player could place; %(fish)s fish each and the interior cells tied at "
+        "%(interior)s"
+    ),
+}
+WON_ON_FISH = {
+    True: N_("The board is full; %(winner)s wins %(fish)s fish to %(other)s"),
+    False: N_("Neither player could place; %(winner)s wins %(fish)s fish to %(other)s"),
+}
+WON_ON_INTERIOR = {
+    True: N_(
+        "The board is full; %(fish)s fish each, so the interior cells decide: %(winner)s wins "
+        "%(cells)s to %(other)s"
+    ),
+    False: N_(
+        "Neither player could place; %(fish)s fish each, so the interior cells decide: "
+        "%(winner)s wins %(cells)s to %(other)s"
+    ),
+}
+COLOUR_HAS_NONE = (
+    N_("%(move)s: yellow has no %(number)s left; %(hold)s"),
+    N_("%(move)s: blue has no %(number)s left; %(hold)s"),
+)
 
 
 class GoramiState(TwoPlayerState):
@@ -48,7 +79,7 @@ class GoramiState(TwoPlayerState):
 
     TITLE = "GORami"
     COLOURS = COLOURS
-    SCORE_LABEL = "fish"
+    SCORE_LABEL = Message("fish")
     NO_SUCH_SEAT = "gorami: seat {seat!r} does not exist; seats are 0 (yellow), 1 (blue)"
 
     __slots__ = (
@@ -184,7 +215,11 @@ class GoramiState(TwoPlayerState):
         seat = self._to_move
         if seat is None:
             raise IllegalMove(
-                f"{move.strip()}: the game is over ({self._over_words()}); no more moves"
+                Message(
+                    "%(move)s: the game is over (%(why)s); no more moves",
+                    move=move.strip(),
+                    why=self._over_words(),
+                )
             )
         n, cell, bit, placed, near, keep, neighbours, spent, change = step
         if not self._allowed & placed:
@@ -242,7 +277,7 @@ class GoramiState(TwoPlayerState):
 
     # -- parsing and messages -----------------------------------------------------------------
 
-    def _why_illegal(self, shown: str, n: int, cell: int, seat: int) -> str:
+    def _why_illegal(self, shown: str, n: int, cell: int, seat: int) -> Message:
         geo = self._t.geo
         name = geo.cells[cell].name
         number = n + 1
@@ -250,45 +285,57 @@ class GoramiState(TwoPlayerState):
         if self._occ & bit:
             disc = self._disc(cell)
             assert disc is not None
-            what = f"{COLOURS[disc[1]]} {disc[0]}"
-            return f"{shown}: {name} already holds a disc ({what}); place on an empty cell"
-        colour = COLOURS[seat]
+            return Message(
+                "%(move)s: %(cell)s already holds a disc (%(disc)s); place on an empty cell",
+                move=shown,
+                cell=name,
+                disc=Message(COLOUR_DISC[disc[1]], n=disc[0]),
+            )
         if self._held(seat, n) == 0:
             left = [str(k + 1) for k in range(3) if self._held(seat, k)]
-            hold = f"you still hold {', '.join(left)}" if left else "you hold no discs"
-            return f"{shown}: {colour} has no {number} left; {hold}"
+            hold = (
+                Message("you still hold %(numbers)s", numbers=", ".join(left))
+                if left
+                else Message("you hold no discs")
+            )
+            return Message(COLOUR_HAS_NONE[seat], move=shown, number=number, hold=hold)
         touching = [
             geo.cells[other].name
             for other in geo.neighbours[cell]
             if self._numbered(n) >> other & 1
         ]
-        which = " and ".join(touching)
-        verb = "holds" if len(touching) == 1 else "hold"
         free = self._open >> FIELD * n & geo.full_mask
         allowed = geo.names_of(free)
         where = (
-            f"a {number} may go on {', '.join(allowed)}"
+            Message("a %(number)s may go on %(cells)s", number=number, cells=", ".join(allowed))
             if allowed
-            else f"no cell takes a {number} now"
+            else Message("no cell takes a %(number)s now", number=number)
         )
-        return (
-            f"{shown}: {which} already {verb} a {number}; a disc may not touch an equal number "
-            f"along an edge ({where})"
+        return Message.counted(
+            "%(move)s: %(cells)s already holds a %(number)s; a disc may not touch an equal "
+            "number along an edge (%(where)s)",
+            "%(move)s: %(cells)s already hold a %(number)s; a disc may not touch an equal "
+            "number along an edge (%(where)s)",
+            len(touching),
+            move=shown,
+            cells=Listing(touching),
+            number=number,
+            where=where,
         )
 
-    def _over_words(self) -> str:
+    def _over_words(self) -> Message:
         outcome = self._outcome
         if outcome is None:
-            return "running"
+            return Message("running")
         if outcome.said is not None:
-            return "the game is over"
+            return Message("the game is over")
         if outcome.reason == "board-full":
-            return "the board is full"
-        return "neither player can place"
+            return Message("the board is full")
+        return Message("neither player can place")
 
     # -- describing moves and the end (seats as {0}/{1} for games.fill_names) -----------------
 
-    def _sentence(self, after: GoramiState) -> str:
+    def _sentence(self, after: GoramiState) -> Message:
         """The sentence for the move that led from this position to `after`: `{0} placed a 2 on
         b3 and captured the 1 on c4`, then whether the opponent is skipped or the game ends."""
         seat = self._to_move
@@ -296,47 +343,57 @@ class GoramiState(TwoPlayerState):
         geo = self._t.geo
         assert after._past is not None  # after is a play from this position
         n, cell = self._t.moves[after._past[1]]
-        words = f"{{{seat}}} placed a {n + 1} on {geo.cells[cell].name}"
-        captured = []
+        words = Message(
+            "%(seat)s placed a %(number)s on %(cell)s",
+            seat=seat_ref(seat),
+            number=n + 1,
+            cell=geo.cells[cell].name,
+        )
+        captured: list[Param] = []
         for name in after.captured():
             disc = after.disc(name)
             assert disc is not None
-            captured.append(f"the {disc[0]} on {name}")
+            captured.append(Message("the %(number)s on %(cell)s", number=disc[0], cell=name))
         if captured:
-            words += " and captured " + listed(captured)
+            words = Message("%(move)s and captured %(discs)s", move=words, discs=Listing(captured))
         outcome = after._outcome
         if outcome is not None:
             if outcome.reason == "board-full":
-                words += "; the board is full, so the game ends"
-            else:
-                words += "; neither player can place, so the game ends"
-        elif after._to_move == seat:
-            words += f"; {{{1 - seat}}} cannot place, so {{{seat}}} places again"
+                return Message("%(move)s; the board is full, so the game ends", move=words)
+            return Message("%(move)s; neither player can place, so the game ends", move=words)
+        if after._to_move == seat:
+            return Message(
+                "%(move)s; %(other)s cannot place, so %(seat)s places again",
+                move=words,
+                other=seat_ref(1 - seat),
+                seat=seat_ref(seat),
+            )
         return words
 
-    def _result(self, outcome: Outcome) -> str:
+    def _result(self, outcome: Outcome) -> Message:
         """How the rules ended the game, e.g. `The board is full; {0} wins 7 fish to 2`."""
-        ended = (
-            "The board is full" if outcome.reason == "board-full" else "Neither player could place"
-        )
+        full = outcome.reason == "board-full"
         fish = self.fish()
         interior = self.interior()
         if not outcome.winners:
-            return (
-                f"Draw: {ended.lower()}; {fish[0]} fish each and the interior cells tied at "
-                f"{interior[0]}"
-            )
+            return Message(DRAWN[full], fish=fish[0], interior=interior[0])
         win = outcome.winners[0]
         if fish[0] != fish[1]:
-            return f"{ended}; {{{win}}} wins {fish[win]} fish to {fish[1 - win]}"
-        return (
-            f"{ended}; {fish[0]} fish each, so the interior cells decide: {{{win}}} wins "
-            f"{interior[win]} to {interior[1 - win]}"
+            return Message(
+                WON_ON_FISH[full], winner=seat_ref(win), fish=fish[win], other=fish[1 - win]
+            )
+        return Message(
+            WON_ON_INTERIOR[full],
+            fish=fish[0],
+            winner=seat_ref(win),
+            cells=interior[win],
+            other=interior[1 - win],
         )
 
-    def _supplies(self, seat: int) -> str:
+    def _supplies(self, seat: int) -> Message:
         """A seat's discs left, by number, for its line in the summary."""
-        return "discs left: " + " · ".join(f"{n}×{self._held(seat, n - 1)}" for n in NUMBERS)
+        left = " · ".join(f"{n}×{self._held(seat, n - 1)}" for n in NUMBERS)
+        return Message("discs left: %(discs)s", discs=left)
 
     # -- position queries ---------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from pbem.games.base import InvalidMove, shorten
+from pbem.games.messages import N_, Message
 from pbem.games.mmw.board import (
     CELLS,
     NEIGHBOURS,
@@ -65,7 +66,7 @@ MOVES_BY_FILE: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
 # `\s*` on both sides of the dash: two unbounded runs over the same characters backtrack
 # quadratically.
 MOVE_RE = re.compile(r"([a-z])(\d{1,3}) ?[-–—]? ?([a-z])(\d{1,3})")
-FORMAT_HINT = "write a move as <from>-<to>, for example b1-c2"
+FORMAT_HINT = N_("write a move as <from>-<to>, for example b1-c2")
 # A move is five characters ("b1-c2"); longer input is refused before it is read, so no input
 # costs more than a short one.
 MAX_LENGTH = 32
@@ -75,21 +76,34 @@ def _square(name: str, raw: str) -> int:
     index = SQUARE_INDEX.get(name)
     if index is None:
         raise InvalidMove(
-            f"'{raw}' is not a move on this board: there is no square {name} "
-            "(files a to e, ranks 1 to 5)"
+            Message(
+                "'%(move)s' is not a move on this board: there is no square %(square)s (files a "
+                "to e, ranks 1 to 5)",
+                move=raw,
+                square=name,
+            )
         )
     return index
+
+
+def _not_a_move(shown: str) -> Message:
+    return Message("'%(move)s' is not a move: %(hint)s", move=shown, hint=Message(FORMAT_HINT))
 
 
 def parse_move(raw: str) -> tuple[int, int]:
     """Squares (from, to) of a move; raises InvalidMove when the text is not a move."""
     if not isinstance(raw, str):
-        raise InvalidMove(f"'{shorten(repr(raw))}' is not a move: {FORMAT_HINT}")
+        raise InvalidMove(_not_a_move(shorten(repr(raw))))
     stripped = raw.strip()
     if len(stripped) > MAX_LENGTH:
         raise InvalidMove(
-            f"'{shorten(stripped)}' is not a move: it is {len(stripped)} characters long; "
-            f"{FORMAT_HINT}"
+            Message.counted(
+                "'%(move)s' is not a move: it is %(n)s character long; %(hint)s",
+                "'%(move)s' is not a move: it is %(n)s characters long; %(hint)s",
+                len(stripped),
+                move=shorten(stripped),
+                hint=Message(FORMAT_HINT),
+            )
         )
     shown = " ".join(raw.split())
     found = MOVE_SQUARES.get(shown.lower())
@@ -98,8 +112,10 @@ def parse_move(raw: str) -> tuple[int, int]:
     m = MOVE_RE.fullmatch(shown.lower())
     if m is None:
         if not shown:
-            raise InvalidMove(f"'{shown}' (nothing) is not a move: {FORMAT_HINT}")
-        raise InvalidMove(f"'{shown}' is not a move: {FORMAT_HINT}")
+            raise InvalidMove(
+                Message("'' (nothing) is not a move: %(hint)s", hint=Message(FORMAT_HINT))
+            )
+        raise InvalidMove(_not_a_move(shown))
     return _square(m.group(1) + m.group(2), shown), _square(m.group(3) + m.group(4), shown)
 
 

@@ -22,7 +22,8 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from pbem.games.base import JSON, IllegalMove, Outcome, Past, listed
+from pbem.games.base import JSON, IllegalMove, Outcome, Past
+from pbem.games.messages import N_, Listing, Message, Param, seat_ref
 from pbem.games.mmw.board import (
     ARRIVALS,
     AS_RESTING,
@@ -82,26 +83,55 @@ class Ending(NamedTuple):
 
 
 # The endings with no seat to name; "no-move" names the seat left without one.
+# Each place's words are message keys (pbem.games.messages), `%(plies)s` the limit where said.
 ENDINGS = {
     "both-stuck": Ending(
-        "neither player has a move, so the game ends",
-        "neither player had a move, both lost",
-        "Neither player could move, so both lose",
+        N_("neither player has a move, so the game ends"),
+        N_("neither player had a move, both lost"),
+        N_("Neither player could move, so both lose"),
         "neither could move",
     ),
     "repetition": Ending(
-        "the same position has occurred a third time, so the game is drawn",
-        "drawn: the same position occurred a third time",
-        "Draw: the same position occurred a third time",
+        N_("the same position has occurred a third time, so the game is drawn"),
+        N_("drawn: the same position occurred a third time"),
+        N_("Draw: the same position occurred a third time"),
         "the same position three times",
     ),
     "no-sinking-100": Ending(
-        f"{NO_SINKING_LIMIT} plies have passed without a sinking, so the game is drawn",
-        f"drawn: {NO_SINKING_LIMIT} plies passed without a stack sinking",
-        f"Draw: {NO_SINKING_LIMIT} plies passed without a stack sinking",
+        N_("%(plies)s plies have passed without a sinking, so the game is drawn"),
+        N_("drawn: %(plies)s plies passed without a stack sinking"),
+        N_("Draw: %(plies)s plies passed without a stack sinking"),
         f"{NO_SINKING_LIMIT} plies without a sinking",
     ),
 }
+
+
+def _ending_words(key: str) -> Message:
+    """One of ENDINGS' messages, said."""
+    return Message(key, plies=NO_SINKING_LIMIT) if "%(plies)s" in key else Message(key)
+
+
+# A pyramid of each size as a move names it; sizes are said with their noun, which some
+# languages inflect with them.
+A_PYRAMID = (N_("a small pyramid"), N_("a medium pyramid"), N_("a large pyramid"))
+COUNT_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five")}
+# Who may move what, by the seat to move; the colour of a stack's top pyramid, by its seat.
+YOU_MAY_MOVE = (
+    N_("you (red) can move the top pyramid of %(squares)s"),
+    N_("you (blue) can move the top pyramid of %(squares)s"),
+)
+NOT_YOURS = (
+    N_(
+        "'%(move)s' is not allowed: the top pyramid on %(square)s is red, and you may only move "
+        "a stack whose top pyramid is yours; %(allowed)s"
+    ),
+    N_(
+        "'%(move)s' is not allowed: the top pyramid on %(square)s is blue, and you may only "
+        "move a stack whose top pyramid is yours; %(allowed)s"
+    ),
+)
+# A game won because the other had no move, in the refusal of a later move, by the winner.
+NO_MOVE_WON = (N_("blue had no move, red won"), N_("red had no move, blue won"))
 
 
 class MMWState(TwoPlayerState):
@@ -110,7 +140,7 @@ class MMWState(TwoPlayerState):
 
     TITLE = TITLE
     COLOURS = COLOURS
-    SCORE_LABEL = "pyramids on the board"
+    SCORE_LABEL = Message("pyramids on the board")
     NO_SUCH_SEAT = "mmw: seat must be 0, 1 or None (a spectator), not {seat!r}"
 
     __slots__ = (
@@ -392,42 +422,56 @@ class MMWState(TwoPlayerState):
 
     # -- messages
 
-    def _over_message(self, shown: str) -> str:
+    def _over_message(self, shown: str) -> Message:
         outcome = self._outcome
         assert outcome is not None
-        return f"'{shown}' cannot be played: the game is over ({_describe(outcome)})"
+        return Message(
+            "'%(move)s' cannot be played: the game is over (%(why)s)",
+            move=shown,
+            why=_describe(outcome),
+        )
 
     def _check_geometry(self, shown: str, frm: int, to: int) -> None:
         if frm == to:
             raise IllegalMove(
-                f"'{shown}' is not allowed: a pyramid must move to another square, "
-                "one step in any of the eight directions"
+                Message(
+                    "'%(move)s' is not allowed: a pyramid must move to another square, one step "
+                    "in any of the eight directions",
+                    move=shown,
+                )
             )
         if to not in NEIGHBOURS[frm]:
             near = ", ".join(SQUARE_NAMES[j] for j in NEIGHBOURS[frm])
             raise IllegalMove(
-                f"'{shown}' is not allowed: {SQUARE_NAMES[to]} is not next to "
-                f"{SQUARE_NAMES[frm]}; a pyramid moves one square in any of the eight "
-                f"directions (from {SQUARE_NAMES[frm]}: {near})"
+                Message(
+                    "'%(move)s' is not allowed: %(to)s is not next to %(from)s; a pyramid moves "
+                    "one square in any of the eight directions (from %(from)s: %(near)s)",
+                    move=shown,
+                    to=SQUARE_NAMES[to],
+                    near=near,
+                    **{"from": SQUARE_NAMES[frm]},
+                )
             )
 
-    def _origin_message(self, shown: str, frm: int) -> str:
+    def _origin_message(self, shown: str, frm: int) -> Message:
         turn = self._turn
         mine = [SQUARE_NAMES[i] for i, s in enumerate(self._board) if s and SEAT_OF[s[-1]] == turn]
-        allowed = f"you ({COLOURS[turn]}) can move the top pyramid of {', '.join(mine)}"
+        allowed = Message(YOU_MAY_MOVE[turn], squares=", ".join(mine))
         stack = self._board[frm]
         name = SQUARE_NAMES[frm]
         if not stack:
-            return f"'{shown}' is not allowed: there is no pyramid on {name}; {allowed}"
-        top = PYRAMIDS[stack[-1]]
-        return (
-            f"'{shown}' is not allowed: the top pyramid on {name} is {top.colour}, and you "
-            f"may only move a stack whose top pyramid is yours; {allowed}"
-        )
+            return Message(
+                "'%(move)s' is not allowed: there is no pyramid on %(square)s; %(allowed)s",
+                move=shown,
+                square=name,
+                allowed=allowed,
+            )
+        top = SEAT_OF[stack[-1]]
+        return Message(NOT_YOURS[top], move=shown, square=name, allowed=allowed)
 
     # -- describing moves and the end (seats as {0}/{1} for games.fill_names)
 
-    def _sentence(self, after: MMWState) -> str:
+    def _sentence(self, after: MMWState) -> Message:
         """The sentence for the move that led from this position to `after`: `{0} moved a large
         pyramid from b1 onto the stack on c2, where it drops over and touches the board`, then
         any sinking (the touching and resting points that sank the stack, and which pyramids of
@@ -444,54 +488,88 @@ class MMWState(TwoPlayerState):
             touching += size
         else:
             resting += size
-        words = f"{{{seat}}} moved a {SIZE_NAMES[size - 1]} pyramid from {SQUARE_NAMES[frm]}"
+        moved = {
+            "seat": seat_ref(seat),
+            "pyramid": Message(A_PYRAMID[size - 1]),
+            "from": SQUARE_NAMES[frm],
+            "to": SQUARE_NAMES[to],
+        }
         if not below:
-            words += f" to {SQUARE_NAMES[to]}"
+            words = Message("%(seat)s moved %(pyramid)s from %(from)s to %(to)s", **moved)
         elif drops:
-            words += (
-                f" onto the stack on {SQUARE_NAMES[to]}, where it drops over and touches the board"
+            words = Message(
+                "%(seat)s moved %(pyramid)s from %(from)s onto the stack on %(to)s, where it "
+                "drops over and touches the board",
+                **moved,
             )
         else:
-            words += f" onto the stack on {SQUARE_NAMES[to]}, where it rests on the pile"
+            words = Message(
+                "%(seat)s moved %(pyramid)s from %(from)s onto the stack on %(to)s, where it "
+                "rests on the pile",
+                **moved,
+            )
         if touching < resting:
             sunk = [(SEAT_OF[ch], SIZE_OF[ch]) for ch in below] + [(seat, size)]
-            losses = [
-                f"{{{s}}} lost {_counted([k for owner, k in sunk if owner == s])}"
+            losses: list[Param] = [
+                Message(
+                    "%(seat)s lost %(pyramids)s",
+                    seat=seat_ref(s),
+                    pyramids=_counted([k for owner, k in sunk if owner == s]),
+                )
                 for s in (0, 1)
                 if any(owner == s for owner, _ in sunk)
             ]
-            words += (
-                f"; the stack on {SQUARE_NAMES[to]} sank into the mud (touching {touching} < "
-                f"resting {resting}): {listed(losses)}"
+            words = Message(
+                "%(move)s; the stack on %(square)s sank into the mud (touching %(touching)s < "
+                "resting %(resting)s): %(losses)s",
+                move=words,
+                square=SQUARE_NAMES[to],
+                touching=touching,
+                resting=resting,
+                losses=Listing(losses),
             )
         outcome = after._outcome
         if outcome is not None:
-            words += "; " + _ending(outcome)
+            words = Message("%(move)s; %(ending)s", move=words, ending=_ending(outcome))
         return words
 
-    def _result(self, outcome: Outcome) -> str:
+    def _result(self, outcome: Outcome) -> Message:
         """How the rules ended the game, e.g. `{1} could not move; {0} wins with 9 pyramids on
         the board to 6`."""
         scores = outcome.scores
         if outcome.reason == "no-move" and len(outcome.winners) == 1:
             (winner,) = outcome.winners
-            return (
-                f"{{{1 - winner}}} could not move; {{{winner}}} wins with "
-                f"{_pyramids(scores[winner])} on the board to {scores[1 - winner]}"
+            return Message(
+                "%(loser)s could not move; %(winner)s wins with %(pyramids)s on the board to "
+                "%(other)s",
+                loser=seat_ref(1 - winner),
+                winner=seat_ref(winner),
+                pyramids=_pyramids(scores[winner]),
+                other=scores[1 - winner],
             )
         if outcome.reason in ENDINGS:
-            return ENDINGS[outcome.reason].sentence
+            return _ending_words(ENDINGS[outcome.reason].sentence)
         # Not reached by the engine's own endings; worded without the reason's code.
         if outcome.winners:
-            who = " and ".join(f"{{{w}}}" for w in outcome.winners)
-            return f"{who} {'wins' if len(outcome.winners) == 1 else 'win'}"
-        return "The game ended without a winner"
+            return Message.counted(
+                "%(who)s wins",
+                "%(who)s win",
+                len(outcome.winners),
+                who=Listing(seat_ref(w) for w in outcome.winners),
+            )
+        return Message("The game ended without a winner")
 
-    def _supplies(self, seat: int) -> str:
+    def _supplies(self, seat: int) -> Message:
         """A seat's pyramids left by size and how many sank, for its line in the summary."""
         small, medium, large = self.on_board_by_size()[seat]
         sunk = PER_PLAYER - self.scores()[seat]
-        return f"small {small}, medium {medium}, large {large} · sunk {sunk}"
+        return Message(
+            "small %(small)s, medium %(medium)s, large %(large)s · sunk %(sunk)s",
+            small=small,
+            medium=medium,
+            large=large,
+            sunk=sunk,
+        )
 
     # -- inspection
 
@@ -580,42 +658,48 @@ def _count(window: Window) -> int:
     return count
 
 
-_COUNT_WORDS = ("no", "a", "two", "three", "four", "five")
-
-
-def _counted(sizes: list[int]) -> str:
+def _counted(sizes: list[int]) -> Listing:
     """`a small and two larges`: pyramids counted by size, smallest first."""
-    parts = []
+    parts: list[Param] = []
     for size in (1, 2, 3):
         n = sizes.count(size)
         if n:
-            count = _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
-            parts.append(f"{count} {SIZE_NAMES[size - 1]}{'s' if n > 1 else ''}")
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+            count = Message(COUNT_WORDS[n]) if n in COUNT_WORDS else str(n)
+            parts.append(_of_size(size, n, count))
+    return Listing(parts)
 
 
-def _pyramids(count: int) -> str:
-    return f"{count} pyramid{'' if count == 1 else 's'}"
+def _of_size(size: int, n: int, count: Param) -> Message:
+    """`n` pyramids of one size: "a small", "two mediums", "7 larges"."""
+    if size == 1:
+        return Message.counted("a small", "%(count)s smalls", n, count=count)
+    if size == 2:
+        return Message.counted("a medium", "%(count)s mediums", n, count=count)
+    return Message.counted("a large", "%(count)s larges", n, count=count)
 
 
-def _ending(outcome: Outcome) -> str:
+def _pyramids(count: int) -> Message:
+    return Message.counted("%(n)s pyramid", "%(n)s pyramids", count)
+
+
+def _ending(outcome: Outcome) -> Message:
     """The clause of `describe` for a move that ended the game."""
     if outcome.reason == "no-move":
         (stuck,) = outcome.details.get("stuck", [1 - w for w in outcome.winners])
-        return f"{{{stuck}}} has no move, so the game ends"
+        return Message("%(seat)s has no move, so the game ends", seat=seat_ref(stuck))
     ending = ENDINGS.get(outcome.reason)
-    return "the game ends" if ending is None else ending.clause
+    return Message("the game ends") if ending is None else _ending_words(ending.clause)
 
 
-def _describe(outcome: Outcome) -> str:
+def _describe(outcome: Outcome) -> Param:
     """How the game ended, in the refusal of a move played after it."""
     if outcome.said is not None:
         return colour_words(outcome.said, COLOURS)
     if outcome.reason == "no-move":
         (winner,) = outcome.winners
-        return f"{COLOURS[1 - winner]} had no move, {COLOURS[winner]} won"
+        return Message(NO_MOVE_WON[winner])
     ending = ENDINGS.get(outcome.reason)
-    return outcome.reason if ending is None else ending.refusal
+    return outcome.reason if ending is None else _ending_words(ending.refusal)
 
 
 def new_state(seed: int = 0) -> MMWState:
