@@ -119,13 +119,6 @@ def fill_names(sentence: str, names: Sequence[str]) -> str:
     return _PLACEHOLDER.sub(name, sentence)
 
 
-def listed(items: Sequence[str]) -> str:
-    """Words joined as a sentence lists them: `a`, `a and b`, `a, b and c`."""
-    if len(items) < 2:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def shorten(text: str, limit: int = 40) -> str:
     """`text` as a message quotes it: cut to `limit` characters and marked, so it stays short."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.games.messages import ENGLISH, Language, Listing, Message, seat_ref
+from pbem.games.messages import ENGLISH, Language, Listing, Message, english_listing, seat_ref
 
 
 def _shouting(listed: Sequence[str]) -> str:
@@ -50,6 +50,16 @@ def test_counted_messages_take_the_plural_of_their_number(n: int, english: str) 
     left = Message.counted("%(n)s tile left", "%(n)s tiles left", n)
     assert left == english and left.say(ENGLISH) == english
     assert left.plural == "%(n)s tiles left"
+
+
+def test_english_lists_without_a_serial_comma() -> None:
+    listed = english_listing
+    assert [listed([]), listed(["a"]), listed(["a", "b"]), listed(["a", "b", "c"])] == [
+        "",
+        "a",
+        "a and b",
+        "a, b and c",
+    ]
 
 
 def test_three_items_are_listed_as_english_lists_them() -> None:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from pbem import games
-from pbem.games.base import SAID, Outcome, listed
+from pbem.games.base import SAID, Outcome
 from pbem.games.two_player import TwoPlayerGame, TwoPlayerState, colour_words, seat_word
 
 TWO_PLAYER = ["gorami", "mmw"]
@@ -67,12 +67,3 @@ def test_seat_words() -> None:
     assert seat_word(None, 1, colours, capital=False) == "blue"
     assert seat_word(["Ann", "Bartholomew"], 1, colours, limit=5) == "Bart…"
     assert colour_words("{0} moved; {1} waits", colours) == "Red moved; Blue waits"
-
-
-def test_listed() -> None:
-    assert [listed([]), listed(["a"]), listed(["a", "b"]), listed(["a", "b", "c"])] == [
-        "",
-        "a",
-        "a and b",
-        "a, b and c",
-    ]

@@ -31,6 +31,7 @@ from pbem.games.marram.palette import TERRAIN, TERRAIN_EDGE
 from pbem.games.marram.pieces import piece_svg
 from pbem.games.marram.seats import player_names, who
 from pbem.games.marram.tiles import SPECIES_NAMES
+from pbem.games.messages import english_listing
 
 
 def _ground(q: str, rotation: int, name_locs: bool) -> list[str]:
@@ -267,7 +268,7 @@ def flips(
             for k in lost
         ]
         warning = (
-            f"Flipping the tile at ({x},{y}) removes {words.listing(things)}." if things else ""
+            f"Flipping the tile at ({x},{y}) removes {english_listing(things)}." if things else ""
         )
         out[part[1]] = {
             "tile": int(laid["tile"]),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.games.base import SeatSummary, Summary
 from pbem.games.marram.tiles import QUADRANT_INDEX, SPECIES_NAMES, SPOKE_INDEX, TERRAIN_NAMES
+from pbem.games.messages import english_listing as listing
 
 if TYPE_CHECKING:
     from pbem.games.marram.rules import MarramState
@@ -27,13 +28,6 @@ SEAT_COLOURS = ("red", "violet", "white", "black")
 
 def seat(index: int) -> str:
     return f"{{{index}}}"
-
-
-def listing(items: Sequence[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def with_article(noun: str) -> str:
