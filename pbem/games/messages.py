@@ -137,7 +137,8 @@ def say(key: str, plural: str | None, params: Mapping[str, Param], language: Lan
 
 def _said(value: Param, language: Language) -> str | int:
     if isinstance(value, Message):
-        return value.say(language)
+        # A message's English is its value, made once when it was.
+        return str.__str__(value) if language is ENGLISH else value.say(language)
     if isinstance(value, Listing):
         return language.listing([str(_said(item, language)) for item in value])
     return value
