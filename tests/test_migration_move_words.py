@@ -1,13 +1,17 @@
-"""Revision 0016 on a database with games played before moves' words were messages: a GORami
-game's moves, stored in English, are replayed from its seed and stored as the engine's messages
-(read in English as before, and in French); a game that no longer replays keeps its words; the
-downgrade writes English back. On SQLite and on PostgreSQL."""
+"""Revisions 0016 and 0017 on a database with games played before moves' words were messages:
+a game's moves, stored in English, are replayed from its seed and stored as the engine's messages
+(read in English as before, and in French); a game that no longer replays keeps its words; going
+down to 0015 writes English back. 0017 does it again for Marram, which spoke English when 0016
+ran. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import text
@@ -22,9 +26,9 @@ AT = "2026-11-01 10:00:00"
 SEED = 7
 
 
-def _played() -> list[tuple[str, str]]:
-    """Three GORami moves from the start of seed SEED and their English words."""
-    state = games.get("gorami").new(2, {}, SEED)
+def _played(engine: str = "gorami") -> list[tuple[str, str]]:
+    """Three moves of `engine` from the start of seed SEED and their English words."""
+    state = games.get(engine).new(2, {}, SEED)
     out = []
     for _ in range(3):
         move = state.legal_moves()[0]
@@ -33,9 +37,12 @@ def _played() -> list[tuple[str, str]]:
     return out
 
 
-def _fill_at_0015(moves: list[tuple[str, str]]) -> None:
+def _fill(moves: list[tuple[str, str]], engine: str = "gorami", first: bool = True) -> None:
+    """Games g1 and g2 of `engine` (`first`: and their players), both with `moves`; g2's
+    record damaged. Named g3 and g4 when not `first`."""
+    names = ("g1", "g2") if first else ("g3", "g4")
     with db.engine.begin() as conn:
-        for player in (1, 2):
+        for player in (1, 2) if first else ():
             conn.execute(
                 text(
                     "insert into players (id, email, created_at, nonce)"
@@ -43,7 +50,7 @@ def _fill_at_0015(moves: list[tuple[str, str]]) -> None:
                 ),
                 {"id": player, "email": f"p{player}@example.org", "t": AT, "nonce": f"p{player}"},
             )
-        for game, engine in (("g1", "gorami"), ("g2", "gorami")):
+        for game in names:
             conn.execute(
                 text(
                     "insert into games (id, engine, options, seed, state, ply, status,"
@@ -69,7 +76,7 @@ def _fill_at_0015(moves: list[tuple[str, str]]) -> None:
                 )
             for ply, (move, words) in enumerate(moves):
                 # g2's record was damaged by hand: its second move is not a move.
-                stored = "zz9" if game == "g2" and ply == 1 else move
+                stored = "zz9" if game == names[1] and ply == 1 else move
                 conn.execute(
                     text(
                         "insert into moves (game_id, ply, seat, move, words, created_at)"
@@ -95,22 +102,51 @@ def _words(game: str) -> list[str]:
         )
 
 
+def _restated(game: str, engine: str, english: list[str], french: re.Pattern[str]) -> list[str]:
+    """Game `game`'s words as the upgrade stored them: `engine`'s messages, said as `english`
+    and, in French, each matching `french`; its damaged twin (the next game) kept as it was."""
+    stored = _words(game)
+    assert all(json.loads(s)["game"] == engine for s in stored), stored
+    assert [wording.read_english(s) for s in stored] == english
+    with i18n.using("fr"):
+        said = [wording.read_words(s) for s in stored]
+    assert all(french.search(s) for s in said), said
+    twin = f"g{int(game[1:]) + 1}"
+    assert _words(twin) == english, "a game that does not replay keeps its words"
+    return stored
+
+
 def _migrate(app: Flask) -> None:
     moves = _played()
     english = [words for _, words in moves]
     with app.app_context():
         upgrade(revision="0015_languages")
-        _fill_at_0015(moves)
+        _fill(moves)
         upgrade(revision="0016_move_words_as_messages")
-        stored = _words("g1")
-        assert all(json.loads(s)["game"] == "gorami" for s in stored), stored
-        assert [wording.read_english(s) for s in stored] == english
-        with i18n.using("fr"):
-            french = [wording.read_words(s) for s in stored]
-        assert all(" a posé un " in s for s in french), french
-        assert _words("g2") == english, "a game that does not replay keeps its words"
+        _restated("g1", "gorami", english, re.compile(" a posé un "))
         downgrade(revision="0015_languages")
         assert _words("g1") == english
+        db.engine.dispose()
+
+
+def _migrate_marram(app: Flask) -> None:
+    """A database at 0016 (GORami's words messages) with Marram games stored in English."""
+    marram = _played("marram")
+    english = [words for _, words in marram]
+    with app.app_context():
+        upgrade(revision="0015_languages")
+        _fill(_played())
+        upgrade(revision="0016_move_words_as_messages")
+        at_0016 = _words("g1")
+        _fill(marram, "marram", first=False)
+        upgrade(revision="0017_move_words_restated")
+        french = re.compile(" a (posé|retourné) (une|la) tuile ")
+        stored = _restated("g3", "marram", english, french)
+        assert _words("g1") == at_0016, "GORami's messages are left as they were"
+        downgrade(revision="0016_move_words_as_messages")
+        assert _words("g3") == stored, "0016 reads the messages as they are"
+        downgrade(revision="0015_languages")
+        assert _words("g3") == english
         db.engine.dispose()
 
 
@@ -118,13 +154,20 @@ def test_upgrade_to_0016_stores_moves_as_messages(tmp_path: Path) -> None:
     _migrate(make_app(tmp_path))
 
 
-def test_upgrade_to_0016_stores_moves_as_messages_on_postgresql(tmp_path: Path) -> None:
+def test_upgrade_to_0017_stores_marram_moves_as_messages(tmp_path: Path) -> None:
+    _migrate_marram(make_app(tmp_path))
+
+
+@pytest.mark.parametrize("migrate", [_migrate, _migrate_marram])
+def test_the_upgrades_store_moves_as_messages_on_postgresql(
+    tmp_path: Path, migrate: Callable[[Flask], None]
+) -> None:
     from tests.support.pg import TempDatabase, server_available
 
     if (why := server_available()) is not None:
         missing(f"PostgreSQL unavailable: {why}")
     database = TempDatabase(prefix="pbem_words").create()
     try:
-        _migrate(make_app(tmp_path, DATABASE_URL=database.url))
+        migrate(make_app(tmp_path, DATABASE_URL=database.url))
     finally:
         database.drop()

@@ -1,7 +1,7 @@
 """The moves' words said again by the engines: each stored game replayed from its seed and its
 record, and each move's sentence stored as the engine's message (`wording.stored_words`), so
-that games stored while an engine spoke English only are read in every language (migration
-0016, and again whenever another engine starts speaking in messages)."""
+that games stored while an engine spoke English only are read in every language (migrations
+0016 and 0017, and again whenever another engine starts speaking in messages)."""
 
 from __future__ import annotations
 

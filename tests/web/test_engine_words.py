@@ -1,4 +1,4 @@
-"""What an engine says reaches each reader in their language (issue 34, point 2): a GORami
+"""What an engine says reaches each reader in their language (issue 34, point 2): a GORami or Marram
 move's sentence is stored as the engine's message and said in French on a French player's page
 and in English on the other's; a refused move's reason comes in the player's language, through
 the API and as the submission's stored error."""
@@ -79,3 +79,38 @@ def test_a_refusal_comes_in_the_players_language(client: FlaskClient) -> None:
         f"/api/games/{game.id}/moves", json={"move": "9z9", "ply": 1}, headers=headers
     )
     assert "aucune pièce ne porte le nombre 9" in unreadable.get_json()["message"]
+
+
+def test_marram_speaks_each_readers_language_too(client: FlaskClient) -> None:
+    """Marram's sentence, its summary's supplies and notes, and its refusals: in French for a
+    French reader, English for the other."""
+    game = start(client, "marram")
+    mover, move = _play_first_legal(client, game)
+    _play_first_legal(client, game)  # a turn is two actions: the other seat is to move next
+    stored = db.session.scalars(select(Move.words).where(Move.game_id == game.id)).all()
+    assert [json.loads(s)["game"] for s in stored] == ["marram", "marram"]
+    _french(client, mover)
+    french_page = client.get(f"/play/{_token(mover)}").text
+    french = _words_on(french_page)[0]
+    assert " a posé une tuile " in french and f"(#{move.split()[1]})" in french, french
+    # The glossary's terms are marked up on the page: read its text.
+    said = re.sub(r"<[^>]*>", "", french_page)
+    assert "rouge · bottes" in said and "tuiles dans le sac" in said, said
+    assert "tiles in the bag" not in said
+    link = turn_link(fresh_game(game.id))
+    english_page = client.get(f"/play/{_token(link)}").text
+    assert " placed a " in _words_on(english_page)[0]
+    assert "tiles in the bag" in re.sub(r"<[^>]*>", "", english_page)
+    _french(client, link)
+    headers = {"Authorization": f"Bearer {_token(link)}"}
+    refused = client.post(
+        f"/api/games/{game.id}/moves", json={"move": "place 999 0,0 0", "ply": 2}, headers=headers
+    )
+    assert refused.status_code == 422, refused.text
+    message = refused.get_json()["message"]
+    assert "n’est pas dans votre main" in message and "your hand" not in message, message
+    unreadable = client.post(
+        f"/api/games/{game.id}/moves", json={"move": "jump", "ply": 2}, headers=headers
+    )
+    said = unreadable.get_json()["message"]
+    assert "n’est pas un coup de Marram" in said and "boot : botte" in said, said

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from pbem.games.marram.tiles import SPOKES, Face, describe_code, reverse_code
+from pbem.games.marram.tiles import SPECIES, SPOKES, TERRAINS, Face, reverse_code
+from pbem.games.messages import N_, Message
 
 Pos = tuple[int, int]
 # A requirement packs, for sides N, E, S, W, (side code + 1) in 5 bits each; 0 means "no
@@ -20,7 +21,9 @@ Pos = tuple[int, int]
 Req = int
 # Neighbour offsets for sides N, E, S, W.
 DELTAS: tuple[Pos, Pos, Pos, Pos] = ((0, 1), (1, 0), (0, -1), (-1, 0))
-SIDE_NAMES = ("north", "east", "south", "west")
+SIDE_NAMES = (N_("north"), N_("east"), N_("south"), N_("west"))
+_GROUND = {"g": N_("grass"), "s": N_("sand")}
+_SPECIES = {"o": N_("orange snake"), "b": N_("blue snake"), "w": N_("worm")}
 ROTATIONS = (0, 90, 180, 270)
 NO_REQ: Req = 0
 # Open positions by what they require, in no particular order, each written as in a move
@@ -91,18 +94,35 @@ def fits(face: Face, req: Req) -> tuple[int, ...]:
     return face.fit_cache.get(req, ())
 
 
-def mismatches(face: Face, k: int, packed: Req) -> list[str]:
+def mismatches(face: Face, k: int, packed: Req) -> list[Message]:
     """Plain words for every side where `face` in rotation k fails the requirement."""
     out = []
     req = unpack(packed)
     for d in range(4):
         if req[d] >= 0 and face.sides[k][d] != req[d]:
             out.append(
-                f"on the {SIDE_NAMES[d]} side ({SPOKES[d]}) the tile shows "
-                f"{describe_code(face.sides[k][d])} (read clockwise) but must show "
-                f"{describe_code(req[d])} to match its neighbour"
+                Message(
+                    "on the %(side)s side (%(spoke)s) the tile shows %(shows)s (read clockwise) "
+                    "but must show %(needs)s to match its neighbour",
+                    side=Message(SIDE_NAMES[d]),
+                    spoke=SPOKES[d],
+                    shows=side_words(face.sides[k][d]),
+                    needs=side_words(req[d]),
+                )
             )
     return out
+
+
+def side_words(code: int) -> Message:
+    """What a side code shows, read clockwise: "grass, blue snake, sand"."""
+    species = (code >> 1) & 3
+    creature = Message(N_("nothing") if species == 0 else _SPECIES[SPECIES[species - 1]])
+    return Message(
+        "%(left)s, %(middle)s, %(right)s",
+        left=Message(_GROUND[TERRAINS[code & 1]]),
+        middle=creature,
+        right=Message(_GROUND[TERRAINS[(code >> 3) & 1]]),
+    )
 
 
 def build_frontier(board: dict[Pos, Laid]) -> dict[Pos, Req]:

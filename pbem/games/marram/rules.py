@@ -43,6 +43,7 @@ from pbem.games.marram.tiles import (
     standard_start,
     standard_tiles,
 )
+from pbem.games.messages import Message
 
 VARIANTS = ("classic", "pitchfork", "animals")
 LENGTHS = ("short", "long")
@@ -523,7 +524,9 @@ class MarramState:
                 return self._play_listed(move, legal)
         shown = move.strip() if isinstance(move, str) else str(move)
         if self.outcome_value is not None or self.to_move_seat is None:
-            raise IllegalMove(f"'{shorten(shown)}' cannot be played: the game is over")
+            raise IllegalMove(
+                Message("'%(move)s' cannot be played: the game is over", move=shorten(shown))
+            )
         parsed = parse(move)
         face, k = self._check(parsed, shown)
         new = self._clone()
@@ -642,8 +645,10 @@ class MarramState:
         new.bag = pool
         return new
 
-    def _illegal(self, shown: str, problem: str) -> IllegalMove:
-        return IllegalMove(f"'{shorten(shown)}' is not allowed: {problem}")
+    def _illegal(self, shown: str, problem: Message) -> IllegalMove:
+        return IllegalMove(
+            Message("'%(move)s' is not allowed: %(problem)s", move=shorten(shown), problem=problem)
+        )
 
     def _check(self, m: Move, shown: str) -> tuple[Face | None, int]:
         """Raise IllegalMove unless `m` is legal here; return the face laid and its rotation."""
@@ -652,90 +657,145 @@ class MarramState:
         if m.action == "pass":
             if self.can_act(seat):
                 raise self._illegal(
-                    shown, "you may only pass when you can neither place a tile nor flip one"
+                    shown,
+                    Message("you may only pass when you can neither place a tile nor flip one"),
                 )
             return None, 0
         if m.action == "place":
             hand = self.hands[seat]
             if m.tile not in hand:
-                mine = ", ".join(map(str, hand)) or "empty"
-                raise self._illegal(shown, f"tile {m.tile} is not in your hand (your hand: {mine})")
+                problem = (
+                    Message(
+                        "tile %(tile)s is not in your hand (your hand: %(hand)s)",
+                        tile=m.tile,
+                        hand=", ".join(map(str, hand)),
+                    )
+                    if hand
+                    else Message(
+                        "tile %(tile)s is not in your hand (your hand: empty)", tile=m.tile
+                    )
+                )
+                raise self._illegal(shown, problem)
             face = self.setup.tiles[m.tile].front
             if m.pos in self.board:
-                raise self._illegal(shown, f"position {m.pos[0]},{m.pos[1]} already holds a tile")
+                raise self._illegal(
+                    shown,
+                    Message("position %(x)s,%(y)s already holds a tile", x=m.pos[0], y=m.pos[1]),
+                )
             req = self.frontier.get(m.pos)
             if req is None:
                 raise self._illegal(
                     shown,
-                    f"position {m.pos[0]},{m.pos[1]} does not share a side with any laid tile",
+                    Message(
+                        "position %(x)s,%(y)s does not share a side with any laid tile",
+                        x=m.pos[0],
+                        y=m.pos[1],
+                    ),
                 )
-            self._check_fit(shown, face, m.k, req, f"tile {m.tile}")
+            self._check_fit(shown, face, m.k, req, m.tile)
         else:
             if self.supplies[seat][SHOVEL] <= 0:
-                raise self._illegal(shown, "you have no shovel left, so you cannot flip")
+                raise self._illegal(shown, Message("you have no shovel left, so you cannot flip"))
             laid = self.board.get(m.pos)
             if laid is None:
-                raise self._illegal(shown, f"there is no tile at {m.pos[0]},{m.pos[1]} to flip")
+                raise self._illegal(
+                    shown,
+                    Message("there is no tile at %(x)s,%(y)s to flip", x=m.pos[0], y=m.pos[1]),
+                )
             back = self.setup.tiles[laid.tile].back
             if back is None or laid.face_index != 0:
                 raise self._illegal(
                     shown,
-                    f"tile {laid.tile} at {m.pos[0]},{m.pos[1]} shows no shovel, "
-                    "so it cannot be flipped",
+                    Message(
+                        "tile %(tile)s at %(x)s,%(y)s shows no shovel, so it cannot be flipped",
+                        tile=laid.tile,
+                        x=m.pos[0],
+                        y=m.pos[1],
+                    ),
                 )
             face = back
-            self._check_fit(shown, face, m.k, bd.requirement(self.board, m.pos), "the back")
+            self._check_fit(shown, face, m.k, bd.requirement(self.board, m.pos), None)
         self._check_extras(m, shown, face)
         return face, m.k
 
-    def _check_fit(self, shown: str, face: Face, k: int, req: Req, what: str) -> None:
+    def _check_fit(self, shown: str, face: Face, k: int, req: Req, tile: int | None) -> None:
+        """Refuse `face` in rotation `k` unless it matches `req`: of tile `tile` when placed,
+        the back when flipped (`tile` None)."""
         rots = bd.fits(face, req)
         if k in rots:
             return
-        problems = "; ".join(bd.mismatches(face, k, req))
+        what = Message("the back") if tile is None else Message("tile %(tile)s", tile=tile)
         if rots:
-            hint = "rotations that fit here: " + ", ".join(str(r * 90) for r in rots)
+            hint = Message(
+                "rotations that fit here: %(rotations)s",
+                rotations=", ".join(str(r * 90) for r in rots),
+            )
         else:
-            hint = f"no rotation of {what} fits here"
+            hint = Message("no rotation of %(what)s fits here", what=what)
+        problems = words.chained(words.THEN, bd.mismatches(face, k, req))
         raise self._illegal(
-            shown, f"{what} does not match in rotation {k * 90}: {problems} ({hint})"
+            shown,
+            Message(
+                "%(what)s does not match in rotation %(rotation)s: %(problems)s (%(hint)s)",
+                what=what,
+                rotation=k * 90,
+                problems=problems,
+                hint=hint,
+            ),
         )
 
     def _check_extras(self, m: Move, shown: str, face: Face) -> None:
         assert self.to_move_seat is not None
         sup = self.supplies[self.to_move_seat]
         variant = self.setup.variant
-        name = VARIANT_NAMES[variant]
+        name = Message(VARIANT_NAMES[variant])
         if m.claim == "fork":
             if variant == "classic":
                 raise self._illegal(
-                    shown, "there are no pitchforks in Classic; claim with a boot instead"
+                    shown, Message("there are no pitchforks in Classic; claim with a boot instead")
                 )
             if sup[FORK] <= 0:
-                raise self._illegal(shown, "you have no pitchforks left")
+                raise self._illegal(shown, Message("you have no pitchforks left"))
             if m.loc not in SPOKE_INDEX:
                 raise self._illegal(
-                    shown, f"a pitchfork goes on a spoke carrying a creature, not on {m.loc}"
+                    shown,
+                    Message(
+                        "a pitchfork goes on a spoke carrying a creature, not on %(place)s",
+                        place=m.loc,
+                    ),
                 )
         elif m.claim == "boot":
             if sup[BOOT] <= 0:
-                raise self._illegal(shown, "you have no boots left")
+                raise self._illegal(shown, Message("you have no boots left"))
             if m.loc in SPOKE_INDEX and variant != "classic":
                 raise self._illegal(
                     shown,
-                    f"in {name} a boot goes on a quadrant; claim a creature with a fork",
+                    Message(
+                        "in %(variant)s a boot goes on a quadrant; claim a creature with a fork",
+                        variant=name,
+                    ),
                 )
         if m.claim and m.loc in SPOKE_INDEX and face.piece_at[m.k][SPOKE_INDEX[m.loc]] < 0:
             raise self._illegal(
-                shown, f"spoke {m.loc} of this tile carries no creature, so there is no feature"
+                shown,
+                Message(
+                    "spoke %(spoke)s of this tile carries no creature, so there is no feature",
+                    spoke=m.loc,
+                ),
             )
         if m.bet:
             if variant != "animals":
-                raise self._illegal(shown, f"bets are only used in Animals, not in {name}")
+                raise self._illegal(
+                    shown,
+                    Message("bets are only used in Animals, not in %(variant)s", variant=name),
+                )
             if sup[BET] <= 0:
-                raise self._illegal(shown, "you have no bet tokens left")
+                raise self._illegal(shown, Message("you have no bet tokens left"))
             if not face.prey_at[m.k][SPOKE_INDEX[m.bet]]:
-                raise self._illegal(shown, f"there is no prey on spoke {m.bet} of this tile")
+                raise self._illegal(
+                    shown,
+                    Message("there is no prey on spoke %(spoke)s of this tile", spoke=m.bet),
+                )
 
     def _apply(self, m: Move, face: Face | None, k: int, text: str | None = None) -> None:
         """Play the checked move `m` (its canonical form `text`, when the caller has it)."""

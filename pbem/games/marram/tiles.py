@@ -64,15 +64,6 @@ def reverse_code(code: int) -> int:
     return ((code >> 3) & 1) | (code & 6) | ((code & 1) << 3)
 
 
-def describe_code(code: int) -> str:
-    species = (code >> 1) & 3
-    creature = "nothing" if species == 0 else SPECIES_NAMES[SPECIES[species - 1]]
-    return (
-        f"{TERRAIN_NAMES[TERRAINS[code & 1]]}, {creature}, "
-        f"{TERRAIN_NAMES[TERRAINS[(code >> 3) & 1]]}"
-    )
-
-
 @dataclass(frozen=True)
 class Piece:
     species: str

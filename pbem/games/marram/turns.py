@@ -18,6 +18,7 @@ from pbem.games.marram.geometry import (
 )
 from pbem.games.marram.seats import dropped, player_names, seat_letter, who
 from pbem.games.marram.tiles import SPECIES_NAMES
+from pbem.games.messages import Message
 
 VARIANT_TITLE = {"classic": "Classic", "pitchfork": "Pitchfork", "animals": "Animals"}
 _ACTIONS = ("place", "flip", "pass")
@@ -163,11 +164,11 @@ def action_words(view: Mapping[str, Any], ply: int) -> str:
     )
 
 
-def view_tile_named(view: Mapping[str, Any], tile_id: object) -> str:
+def view_tile_named(view: Mapping[str, Any], tile_id: object) -> Message:
     """A tile of the view named by what it shows (`words.tile_named`); by its number alone
     when the view does not describe it."""
     if str(tile_id) not in (view.get("tiles") or {}):
-        return f"tile {tile_id}"
+        return words.tile_numbered(tile_id)
     return words.tile_named(tile_id, tile_desc(view, tile_id))
 
 
