@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PYBABEL=${PYBABEL:-.venv/bin/pybabel}
-KEYWORDS=(-k lazy_gettext -k lazy_ngettext:1,2 -k N_ -k t -k tn:1,2 -k Message -k counted:1,2)
+KEYWORDS=(-k lazy_gettext -k lazy_ngettext:1,2 -k N_ -k t -k tn:1,2 -k Message -k counted:1,2 -k lang)
 pot=$(mktemp --suffix=.pot)
 trap 'rm -f "$pot"' EXIT
 

@@ -226,17 +226,32 @@ class Countdown:
             turns=data.get("turns", 0),
         )
 
-    def board_assets(self, state: CountdownState, seat: int, names: Any = None) -> dict[str, Any]:
+    # The test engine draws no words: its drawings are the same in every `language`.
+    def board_assets(
+        self, state: CountdownState, seat: int, names: Any = None, language: Any = None
+    ) -> dict[str, Any]:
         return {}
 
-    def render_svg(self, state: CountdownState, seat: int | None = None, names: Any = None) -> str:
+    def render_svg(
+        self,
+        state: CountdownState,
+        seat: int | None = None,
+        names: Any = None,
+        language: Any = None,
+    ) -> str:
         dots = "".join(
             f'<circle cx="{10 + 20 * i}" cy="20" r="8" data-counter="{i}"/>'
             for i in range(state.pile)
         )
         return f'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg">{dots}</svg>'
 
-    def render_text(self, state: CountdownState, seat: int | None = None, names: Any = None) -> str:
+    def render_text(
+        self,
+        state: CountdownState,
+        seat: int | None = None,
+        names: Any = None,
+        language: Any = None,
+    ) -> str:
         return "o" * state.pile
 
 

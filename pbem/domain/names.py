@@ -96,7 +96,7 @@ def parse_invitees(texts: Sequence[str]) -> list[Invitee]:
 def seat_colours(engine_name: str, players: int) -> tuple[str, ...]:
     """Each seat's colour as a word ("Blue"), from the engine's summary; "Player 1", "Player 2"…
     for an engine whose colours are no words or not all different."""
-    fallback = tuple(f"Player {seat + 1}" for seat in range(players))
+    fallback = tuple(_player(seat) for seat in range(players))
     try:
         summary = games.get(engine_name).new(players, None, 0).summary(None)
         colours = tuple(seat.colour.strip() for seat in summary.seats)
@@ -119,10 +119,28 @@ def _key(name: str) -> str:
     )
 
 
+def said_colours(engine_name: str, players: int) -> list[str]:
+    """`seat_colours` in the language being written: each colour as the game's catalog names a
+    seat ("Bleu"), or "Joueur 1"."""
+    language = i18n.language()
+    words = seat_colours(engine_name, players)
+    if words[0] == _player(0):
+        return [i18n.gettext("Player %(n)s", n=seat + 1) for seat in range(players)]
+    if language == i18n.ENGLISH:
+        return list(words)
+    catalog = i18n.translations(language, engine_name)
+    return [catalog.gettext(word) for word in words]
+
+
+def _player(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
 def display_names(engine_name: str, chosen: Sequence[str | None]) -> list[str]:
-    """How each seat is called: its player's name, else its colour; named seats that would read
-    like another seat get their colour beside ("Sam (Blue)"), then their seat number too."""
-    colours = seat_colours(engine_name, len(chosen))
+    """How each seat is called, in the language being written: its player's name, else its
+    colour; named seats that would read like another seat get their colour beside ("Sam
+    (Blue)"), then their seat number too."""
+    colours = said_colours(engine_name, len(chosen))
     shown = [name or colours[seat] for seat, name in enumerate(chosen)]
     # A colour alone never changes (colours differ, and the longer forms end in ")"), so each
     # pass moves at least one named seat on, and the last form differs by its seat number.
@@ -136,10 +154,12 @@ def display_names(engine_name: str, chosen: Sequence[str | None]) -> list[str]:
         if not clashing:
             break
         for seat, name in clashing:
-            with_colour = f"{name} ({colours[seat]})"
+            with_colour = i18n.gettext("%(name)s (%(colour)s)", name=name, colour=colours[seat])
             shown[seat] = (
                 with_colour
                 if shown[seat] != with_colour
-                else f"{name} ({colours[seat]}, seat {seat + 1})"
+                else i18n.gettext(
+                    "%(name)s (%(colour)s, seat %(n)s)", name=name, colour=colours[seat], n=seat + 1
+                )
             )
     return shown

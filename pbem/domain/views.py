@@ -357,7 +357,9 @@ class SeatPicture:
         the game starts)."""
         if self.state is None:
             return ""
-        return engine(self.game).render_text(self.state, self.seat.seat, self.names)
+        return engine(self.game).render_text(
+            self.state, self.seat.seat, self.names, wording.game_language(self.game.engine)
+        )
 
     @property
     def to_move_name(self) -> str | None:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 
 from pbem import i18n
-from pbem.games.messages import Language, Message
+from pbem.games.messages import ENGLISH, Language, Message
 
 DAY, HOUR, MINUTE, SECOND = "day", "hour", "minute", "second"
 
@@ -60,15 +60,23 @@ def engine_said(refused: BaseException) -> str:
     return said if isinstance(said, str) else str(refused)
 
 
+def game_language(game: str, language: str | None = None) -> Language:
+    """How `game`'s messages and drawings are said in `language` (the one being written when
+    None): its own catalog, and that language's way of listing things."""
+    language = language or i18n.language()
+    if language == i18n.ENGLISH:
+        return ENGLISH
+    catalog = i18n.translations(language, game)
+    return Language(catalog.gettext, catalog.ngettext, and_list)
+
+
 def game_words(words: str, game: str) -> str:
     """An engine's words (a `Message`, or text from an engine or a row that has none) in the
     language being written, from the game's own catalog; seat placeholders are left for
     `fill_names`."""
-    language = i18n.language()
-    if not isinstance(words, Message) or language == i18n.ENGLISH:
+    if not isinstance(words, Message) or i18n.language() == i18n.ENGLISH:
         return str(words)
-    catalog = i18n.translations(language, game)
-    return words.say(Language(catalog.gettext, catalog.ngettext, and_list))
+    return words.say(game_language(game))
 
 
 def colour_word(colour: str, game: str) -> str:

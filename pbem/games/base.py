@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from pbem.games.messages import ENGLISH, Language
+
 if TYPE_CHECKING:
     from pbem.games.sprites import MailDrawing
 
@@ -300,10 +302,15 @@ class Game(Protocol):
     def from_json(self, data: Mapping[str, Any]) -> State: ...
 
     def render_svg(
-        self, state: State, seat: int | None = None, names: Sequence[str] | None = None
+        self,
+        state: State,
+        seat: int | None = None,
+        names: Sequence[str] | None = None,
+        language: Language = ENGLISH,
     ) -> str:
         """The board from `seat`'s view as an SVG document; `names` are the seats' display
-        names (escaped by the renderer), colour words when None.
+        names (escaped by the renderer), colour words when None. Its words (captions, keys,
+        accessible names) are in `language`, made from the game's catalog.
 
         The root has role="group" and an aria-label saying what it shows. Every cell, square,
         tile or piece a page may click is a group with its accessible name in `data-name`
@@ -315,8 +322,14 @@ class Game(Protocol):
         ...
 
     def render_text(
-        self, state: State, seat: int | None = None, names: Sequence[str] | None = None
-    ) -> str: ...
+        self,
+        state: State,
+        seat: int | None = None,
+        names: Sequence[str] | None = None,
+        language: Language = ENGLISH,
+    ) -> str:
+        """The board for a terminal or a mail's text part, its words in `language`."""
+        ...
 
     def render_mail_svg(
         self,
@@ -350,11 +363,17 @@ class Game(Protocol):
         the same side share one picture."""
         ...
 
-    def board_assets(self, state: State, seat: int, names: Sequence[str] | None = None) -> JSON:
+    def board_assets(
+        self,
+        state: State,
+        seat: int,
+        names: Sequence[str] | None = None,
+        language: Language = ENGLISH,
+    ) -> JSON:
         """Extra drawings and data the interactive board needs on `seat`'s turn (Marram's tile
         previews, and what each flip would cost); an empty dict for games that need none.
-        Sentences in it name seats by `names` (colour words when None) and the seat itself as
-        "your"."""
+        Sentences in it, in `language`, name seats by `names` (colour words when None) and the
+        seat itself as "your"."""
         ...
 
 

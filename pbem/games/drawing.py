@@ -25,7 +25,6 @@ __all__ = [
     "FONT",
     "MAIL_WIDTH",
     "Turn",
-    "after_moves",
     "attr",
     "badge",
     "circle_d",
@@ -237,12 +236,6 @@ def svg_open(width: float, height: float, css_class: str) -> str:
         f'width="{fmt(width)}" height="{fmt(height)}" class="{css_class} mail" '
         f'font-family="{FONT}">'
     )
-
-
-def after_moves(plies: int) -> str:
-    """How far the game is, as a board's caption says it: the position after that many moves
-    (a turn asks for the next one, "move 22", under a board "after move 21")."""
-    return f"after move {plies}" if plies else "the start"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -94,6 +94,8 @@ class Message(str):
 
     def say(self, language: Language) -> str:
         """The message in `language` (pbem.wording gives one per reader)."""
+        if language is ENGLISH:
+            return str.__str__(self)
         return say(self.key, self.plural, self.params, language)
 
 
@@ -110,6 +112,18 @@ class Language:
         self.gettext = gettext
         self.ngettext = ngettext
         self.listing = listing
+
+    def __call__(self, key: str, /, **params: Param) -> str:
+        """The catalog's `key` with `params`, in this language: `Message(key, **params)` said
+        at once, for words an engine draws rather than stores."""
+        if self is ENGLISH and all(type(v) is str or type(v) is int for v in params.values()):
+            # The drawings' common case, a tile's every piece: nothing to look up or say.
+            return key % params if params else key
+        return say(key, None, params, self)
+
+    def counted(self, singular: str, plural: str, n: int, /, **params: Param) -> str:
+        """`Message.counted` said at once in this language."""
+        return say(singular, plural, {**params, "n": n}, self)
 
 
 def english_listing(items: Sequence[str]) -> str:

@@ -31,6 +31,7 @@ from pbem.games.base import (
     score_scaled_weight,
     unroll,
 )
+from pbem.games.messages import ENGLISH, Language
 from pbem.games.sprites import MailDrawing
 
 PLAYERS = "2 players"  # how a guide says who plays
@@ -178,11 +179,23 @@ S_contra = TypeVar("S_contra", bound=TwoPlayerState, contravariant=True)
 class Drawings(Protocol[S_contra]):
     """What an engine's `render` module offers: the page, text and mail drawings."""
 
-    def render_svg(self, state: S_contra, seat: int | None = None, names: Names = None) -> str:
+    def render_svg(
+        self,
+        state: S_contra,
+        seat: int | None = None,
+        names: Names = None,
+        lang: Language = ENGLISH,
+    ) -> str:
         """The page's board."""
         ...
 
-    def render_text(self, state: S_contra, seat: int | None = None, names: Names = None) -> str:
+    def render_text(
+        self,
+        state: S_contra,
+        seat: int | None = None,
+        names: Names = None,
+        lang: Language = ENGLISH,
+    ) -> str:
         """The terminal's board."""
         ...
 
@@ -223,11 +236,23 @@ class TwoPlayerGame(Generic[S]):
         check_players(self.name, players, self.min_players, self.max_players)
         return self.start(resolve_options(self.name, self.options, options), seed)
 
-    def render_svg(self, state: State, seat: int | None = None, names: Names = None) -> str:
-        return self.drawings.render_svg(self._ours(state), seat, names)
+    def render_svg(
+        self,
+        state: State,
+        seat: int | None = None,
+        names: Names = None,
+        language: Language = ENGLISH,
+    ) -> str:
+        return self.drawings.render_svg(self._ours(state), seat, names, language)
 
-    def render_text(self, state: State, seat: int | None = None, names: Names = None) -> str:
-        return self.drawings.render_text(self._ours(state), seat, names)
+    def render_text(
+        self,
+        state: State,
+        seat: int | None = None,
+        names: Names = None,
+        language: Language = ENGLISH,
+    ) -> str:
+        return self.drawings.render_text(self._ours(state), seat, names, language)
 
     def render_mail_svg(
         self, state: State, seat: int | None = None, names: Names = None, last_turn: bool = True
@@ -243,7 +268,9 @@ class TwoPlayerGame(Generic[S]):
         """One drawing for every seat, unless the engine turns the board for its reader."""
         return None
 
-    def board_assets(self, state: State, seat: int, names: Names = None) -> JSON:
+    def board_assets(
+        self, state: State, seat: int, names: Names = None, language: Language = ENGLISH
+    ) -> JSON:
         """The board needs no drawings beyond the SVG."""
         self._ours(state)
         return {}
@@ -255,14 +282,22 @@ class TwoPlayerGame(Generic[S]):
 
 
 def seat_word(
-    names: Names, seat: int, colours: Sequence[str], limit: int = 0, capital: bool = True
+    names: Names,
+    seat: int,
+    colours: Sequence[str],
+    limit: int = 0,
+    capital: bool = True,
+    lang: Language = ENGLISH,
 ) -> str:
     """How a drawing calls `seat`: its display name (at most `limit` characters), else its
-    colour word, "Yellow" (or "yellow" without `capital`)."""
+    colour word in `lang`, "Yellow" (or "yellow" without `capital`)."""
     name = display_name(names, seat, limit)
     if name is not None:
         return name
-    return colours[seat].capitalize() if capital else colours[seat]
+    # A seat's name is its colour as a name ("Yellow"), a key of the game's catalog of its own:
+    # a colour word elsewhere agrees with a noun ("une pièce jaune", "de gele schijf").
+    word = lang(colours[seat].capitalize())
+    return word if capital else word.lower()
 
 
 def colour_words(sentence: str, colours: Sequence[str]) -> str:

@@ -158,7 +158,13 @@ def board_assets(game_id: str) -> Response:
     seat = seat_for(game_id)
     pic = views.picture(seat, recent=0)
     state = pic.state if pic.may_move else None
-    assets = views.engine(pic.game).board_assets(state, seat.seat, pic.names) if state else {}
+    assets = (
+        views.engine(pic.game).board_assets(
+            state, seat.seat, pic.names, wording.game_language(pic.game.engine)
+        )
+        if state
+        else {}
+    )
     response = jsonify(ply=pic.game.ply, your_turn=state is not None, assets=assets)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -230,7 +236,9 @@ def board_svg(game_id: str) -> Response:
     """The seat's current board as an SVG document."""
     seat = seat_for(game_id)
     state = _started(seat.game)
-    svg = views.engine(seat.game).render_svg(state, seat.seat, views.names(seat.game))
+    svg = views.engine(seat.game).render_svg(
+        state, seat.seat, views.names(seat.game), wording.game_language(seat.game.engine)
+    )
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -256,7 +264,9 @@ def position(game_id: str, ply: int) -> Response:
         # one's to move, whatever its engine state says.
         to_move=state.to_move if ply < game.ply or game.status == RUNNING else None,
         scores=state.scores(),
-        svg=views.engine(game).render_svg(state, seat.seat, who),
+        svg=views.engine(game).render_svg(
+            state, seat.seat, who, wording.game_language(game.engine)
+        ),
     )
     # A past position never changes: let the browser keep it.
     if ply < game.ply:

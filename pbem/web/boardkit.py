@@ -89,7 +89,11 @@ def pbem_board(seat: Seat, token: str, svg: Markup | None = None) -> dict[str, A
     your_turn = _your_turn(seat, state)
     legal = state.legal_moves() if your_turn and state is not None else []
     if svg is None and state is not None:
-        svg = Markup(views.engine(game).render_svg(state, seat.seat, views.names(game)))
+        svg = Markup(
+            views.engine(game).render_svg(
+                state, seat.seat, views.names(game), wording.game_language(game.engine)
+            )
+        )
     return {
         "svg": svg or Markup(""),
         "legal": legal,
@@ -188,5 +192,9 @@ def replay_page(token: str, ply: int) -> str:
         said=views.said(last.ply, last.seat, last.move, last.words, names, last.autopilot)
         if last
         else None,
-        svg=Markup(views.engine(game).render_svg(state, seat.seat, names)),
+        svg=Markup(
+            views.engine(game).render_svg(
+                state, seat.seat, names, wording.game_language(game.engine)
+            )
+        ),
     )

@@ -108,7 +108,12 @@ def _finish(response: BaseResponse) -> BaseResponse:
     speaker: _Speaker | None = g.get("pbem_speaker")
     if speaker is None:
         return response
-    if response.mimetype in ("text/html", "application/json", "application/problem+json"):
+    if response.mimetype in (
+        "text/html",
+        "application/json",
+        "application/problem+json",
+        "image/svg+xml",  # a board's words are in the reader's language
+    ):
         response.vary.update(VARY)
     if response.mimetype == "text/html" and speaker.settled is not None:
         response.headers["Content-Language"] = speaker.settled

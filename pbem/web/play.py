@@ -471,7 +471,9 @@ def board_svg(pic: views.SeatPicture) -> Markup | None:
     """The seat's board as inline SVG (trusted: drawn by our own renderers, which escape text)."""
     if pic.state is None:
         return None
-    svg = views.engine(pic.game).render_svg(pic.state, pic.seat.seat, pic.names)
+    svg = views.engine(pic.game).render_svg(
+        pic.state, pic.seat.seat, pic.names, wording.game_language(pic.game.engine)
+    )
     # Inline SVG must not carry an XML prolog or doctype.
     svg = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)
     svg = re.sub(r"^\s*<!DOCTYPE[^>]*>\s*", "", svg)

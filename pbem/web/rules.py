@@ -20,7 +20,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from pbem import games, i18n
-from pbem.domain import glossary
+from pbem.domain import glossary, wording
 from pbem.games.guide import Examples, Guide
 from pbem.web import board_scripts
 
@@ -111,14 +111,14 @@ def svg(name: str, key: str) -> Response:
                 game=name,
             ),
         )
-    return _cached(Response(_drawing(name, key), mimetype="image/svg+xml"))
+    return _cached(Response(_drawing(name, key, i18n.language()), mimetype="image/svg+xml"))
 
 
 @bp.get("/rules/<name>/pictures/<key>.focus.svg")
 def focus_svg(name: str, key: str) -> Response:
     """The part of a picture a narrow screen shows (the figure's `focus`), as its own SVG."""
     _guide(name)
-    if not NAME.fullmatch(key) or _focused(name, key) is None:
+    if not NAME.fullmatch(key) or _focused(name, key, i18n.language()) is None:
         abort(
             404,
             i18n.gettext(
@@ -127,7 +127,7 @@ def focus_svg(name: str, key: str) -> Response:
                 game=name,
             ),
         )
-    focused = _focused(name, key)
+    focused = _focused(name, key, i18n.language())
     assert focused is not None
     return _cached(Response(focused, mimetype="image/svg+xml"))
 
@@ -142,8 +142,8 @@ def picture(name: str, key: str, alt: str, *, close: bool = False) -> Markup:
         # The page's gettext gives markup; an attribute takes text, escaped once here.
         alt = alt.unescape()
     url = url_for("rules.svg", name=name, key=key)
-    width, height = _size(_drawing(name, key)) or (600, 400)
-    focused = _focused(name, key)
+    width, height = _size(_drawing(name, key, i18n.language())) or (600, 400)
+    focused = _focused(name, key, i18n.language())
     if focused is None:
         image = _img(url, alt, (width, height), key)
     else:
@@ -206,21 +206,24 @@ def _examples(name: str) -> Examples:
 
 
 @cache
-def _drawing(name: str, key: str) -> str:
+def _drawing(name: str, key: str, language: str) -> str:
+    """A figure of the rules page drawn with its words in `language` (the one being written)."""
     figure = _examples(name).figures[key]
     names = list(figure.names) if figure.names else None
-    return games.get(name).render_svg(figure.state, figure.seat, names)
+    return games.get(name).render_svg(
+        figure.state, figure.seat, names, wording.game_language(name, language)
+    )
 
 
 @cache
-def _focused(name: str, key: str) -> str | None:
+def _focused(name: str, key: str, language: str) -> str | None:
     """The drawing cut down to its `focus` rectangle and a margin: the root element's viewBox,
     width and height rewritten, nothing else touched. None when the figure has no focus or the
     drawing has no such rectangle."""
     figure = _examples(name).figures.get(key)
     if figure is None or not figure.focus:
         return None
-    svg = _drawing(name, key)
+    svg = _drawing(name, key, language)
     for tag in re.finditer(r"<rect\b[^>]*>", svg):
         attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', tag[0]))
         if figure.focus not in attrs.get("class", "").split():

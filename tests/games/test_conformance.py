@@ -660,3 +660,82 @@ def test_what_an_engine_says_is_a_message_in_every_language(name: str) -> None:
     except MoveError as exc:
         assert isinstance(exc.args[0], Message)
         _said_everywhere(exc.args[0], name)
+
+
+# -- drawings in the reader's language ------------------------------------------------------------
+
+# A language that marks each thing it says: what a drawing writes outside the marks did not go
+# through the game's catalog.
+OPEN, CLOSE = "\u27e6", "\u27e7"
+MARKING = Language(
+    lambda key: f"{OPEN}{key}{CLOSE}",
+    lambda one, many, n: f"{OPEN}{one if n == 1 else many}{CLOSE}",
+    english_listing,
+)
+_MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+# What a drawing may write in no language: the game's name, and English's list words, which
+# `english_listing` adds (the service lists in the reader's language).
+_ANY_LANGUAGE = {"gorami", "marram", "martian", "mud", "wrestling", "and"}
+_WORD = re.compile(r"[A-Za-z]{3,}")
+_BLOCK_LETTERS = "gscGSOWHTobw"
+_SAID = re.compile(r'(?:aria-label|data-name)="([^"]*)"|<title>([^<]*)</title>|>([^<>]+)<')
+
+
+def _unmarked(text: str) -> set[str]:
+    """The words of `text` outside every mark. A sentence a drawing cut short ("…") has lost
+    its closing marks: what follows an open mark left open counts as said."""
+    while _MARKED.search(text):
+        text = _MARKED.sub(" ", text)
+    text = re.sub(f"{OPEN}[^{CLOSE}]*", " ", text)
+    return {w for w in _WORD.findall(text) if w.lower() not in _ANY_LANGUAGE}
+
+
+def _drawn_words(svg: str) -> str:
+    """What an SVG drawing says to a reader: its text, titles and accessible names."""
+    return " | ".join(html.unescape(next(g for g in m.groups() if g)) for m in _SAID.finditer(svg))
+
+
+def _positions(
+    name: str, option: str | None, value: Any
+) -> Iterator[tuple[games.State, int | None]]:
+    """A game of `name` (`option` set to `value`) at its start, on its way (each seat's turn
+    marked) and at its end."""
+    game = games.get(name)
+    players, options = conformance.setup(name, option, value, 7)
+    state = game.new(players=players, options=options, seed=7)
+    yield state, 0
+    rng = random.Random(f"{name} drawn words")
+    plies = 0
+    while state.outcome is None:
+        state = state.play(rng.choice(state.legal_moves()))
+        plies += 1
+        if plies in (6, 7):
+            yield state, state.to_move
+    yield state, None
+
+
+@pytest.mark.parametrize(("name", "option", "value"), list(conformance.cases()))
+def test_every_word_a_drawing_writes_is_in_the_readers_language(
+    name: str, option: str | None, value: Any
+) -> None:
+    """The page board, the text board and the board's assets say every word through the game's
+    catalog (`language`), so a French page draws no English: for every option of every game."""
+    game = games.get(name)
+    for state, seat in _positions(name, option, value):
+        drawings = {
+            "page": _drawn_words(game.render_svg(state, seat, None, MARKING)),
+            "text": game.render_text(state, seat, None, MARKING),
+        }
+        if seat is not None and state.to_move == seat:
+            assets = game.board_assets(state, seat, None, MARKING)
+            # Keyed by moves in the notation, which is the same in every language.
+            said = list(assets.get("warnings", {}).values())
+            said += [w for claims in assets.get("claims", {}).values() for w in claims.values()]
+            said += [_drawn_words(svg) for svg in assets.get("previews", {}).values()]
+            drawings["assets"] = " | ".join(said)
+        for where, said in drawings.items():
+            found = _unmarked(said)
+            if where == "text":
+                # A text board draws pieces and ground in letters ("gcW": grass, coin, worm end).
+                found = {w for w in found if not set(w) <= set(_BLOCK_LETTERS)}
+            assert not found, f"{where}, ply {len(state.history)}: {found}"

@@ -58,6 +58,10 @@ def test_a_move_is_stored_as_a_message_and_said_in_each_readers_language(
     assert {s.split(" · ")[0] for s in supplies} == {"jaune", "bleu"}, supplies
     assert "pièces en réserve" in french_page and "Poissons" in french_page
     assert "discs left" in english_page and "pièces" not in english_page
+    # The board's own words too: its title, whose turn it is, its key.
+    assert re.search(r"GORami · plateau de \d+ cases", french_page), "the drawing's title"
+    assert "sommes jaune:bleu" in french_page and "yellow:blue sums" not in french_page
+    assert re.search(r"GORami · \d+-cell board", english_page)
     assert len(french) == len(english) == 1
     assert f" a posé un {move[0]} en {move[1:]}" in french[0], french
     assert f" placed a {move[0]} on {move[1:]}" in english[0], english
@@ -97,6 +101,9 @@ def test_marram_speaks_each_readers_language_too(client: FlaskClient) -> None:
     said = re.sub(r"<[^>]*>", "", french_page)
     assert "rouge · bottes" in said and "tuiles dans le sac" in said, said
     assert "tiles in the bag" not in said
+    # The board's panel: the hand, the key, the last turns.
+    assert "Votre main" in said and "Légende" in said and "Derniers tours" in said
+    assert "Your hand" not in said and "Last turns" not in said
     link = turn_link(fresh_game(game.id))
     english_page = client.get(f"/play/{_token(link)}").text
     assert " placed a " in _words_on(english_page)[0]

@@ -146,7 +146,9 @@ class _Broken(Countdown):
     name = "broken"
     title = "Broken"
 
-    def render_svg(self, state: object, seat: int | None = None, names: object = None) -> str:
+    def render_svg(
+        self, state: object, seat: int | None = None, names: object = None, language: object = None
+    ) -> str:
         raise RuntimeError("this engine cannot draw")
 
 

@@ -14,6 +14,7 @@ from pbem.games import drawing as d
 from pbem.games.base import MoveError, ending_words, seat_mark
 from pbem.games.gorami.board import Board, Cell, Stripe
 from pbem.games.gorami.rules import COLOURS, GoramiState
+from pbem.games.messages import ENGLISH, N_, Language, Message, seat_ref
 from pbem.games.two_player import Names, seat_word
 
 DISC_FILL = ("#f5c518", "#2d6cdf")
@@ -24,6 +25,8 @@ CELL_FILL = "#f6efdc"
 CELL_STROKE = "#7a6a4f"
 MARKS = tuple(seat_mark(c) for c in COLOURS)  # "Y", "B": on the last-turn badges
 TURN_EDGE = ("#3b2d00", "#0b2350")  # under a seat's colour, so its marks show on any cell
+# The seats named by their colours when the drawing has no names (`two_player.seat_word`).
+SEAT_NAMES = (N_("Yellow"), N_("Blue"))
 
 # A marked move: the turn, its notation, its sentence (seats as placeholders) and the cells of
 # the discs it captured.
@@ -121,14 +124,19 @@ def marked(state: GoramiState, viewer: int | None) -> list[Marked]:
         cell = history[-1][1:]
         disc = state.disc(cell)
         seat = disc[1] if disc is not None else 0
-        words = f"{{{seat}}} placed a {history[-1][0]} on {cell}"
-        return [(d.Turn(seat, (last,)), history[-1], words, state.captured())]
+        placed = Message(
+            "%(seat)s placed a %(number)s on %(cell)s",
+            seat=seat_ref(seat),
+            number=history[-1][0],
+            cell=cell,
+        )
+        return [(d.Turn(seat, (last,)), history[-1], placed, state.captured())]
     turns = []
     for ply in range(len(history)):
         mover = positions[ply].to_move
         assert mover is not None
         turns.append(d.Turn(mover, (ply,)))
-    out = []
+    out: list[Marked] = []
     for turn in d.marked_turns(turns, viewer):
         ply = turn.plies[0]
         words = positions[ply].describe(history[ply])
@@ -136,41 +144,68 @@ def marked(state: GoramiState, viewer: int | None) -> list[Marked]:
     return out
 
 
-def who(names: Names, seat: int, limit: int = 0) -> str:
-    """The name of `seat`, or its colour word capitalised ("Yellow") when no names are given."""
-    return seat_word(names, seat, COLOURS, limit)
+def who(
+    names: Names, seat: int, limit: int = 0, lang: Language = ENGLISH, capital: bool = True
+) -> str:
+    """The name of `seat`, or its colour word in `lang`, capitalised ("Yellow") unless not
+    `capital`, when no names are given."""
+    return seat_word(names, seat, COLOURS, limit, capital, lang)
 
 
-def status(state: GoramiState, names: Names = None, limit: int = 0) -> tuple[str, str]:
-    """A title and a one-line account of the position (not escaped)."""
-    head = f"GORami · {state.board.size}-cell board"
+def status(
+    state: GoramiState, names: Names = None, limit: int = 0, lang: Language = ENGLISH
+) -> tuple[str, str]:
+    """A title and a one-line account of the position (not escaped), in `lang`."""
+    head = lang("GORami · %(size)s-cell board", size=state.board.size)
     if state.outcome is None:
         assert state.to_move is not None
-        last = ""
+        now = who(names, state.to_move, limit, lang)
         moves = marked(state, None)
-        if moves:
-            mover = moves[-1][0].seat
-            last = f" · {who(names, mover, limit)} played {state.history[-1]}"
-        return head, f"{who(names, state.to_move, limit)} to move{last}"
-    return head, _result_words(state, names, limit)
+        if not moves:
+            return head, lang("%(seat)s to move", seat=now)
+        mover = who(names, moves[-1][0].seat, limit, lang)
+        return head, lang(
+            "%(seat)s to move · %(mover)s played %(move)s",
+            seat=now,
+            mover=mover,
+            move=state.history[-1],
+        )
+    return head, _result_words(state, names, limit, lang)
 
 
-def _result_words(state: GoramiState, names: Names, limit: int) -> str:
+def _result_words(state: GoramiState, names: Names, limit: int, lang: Language) -> str:
     outcome = state.outcome
     assert outcome is not None
-    settled = ending_words(outcome, [who(names, s, limit) for s in range(2)])
+    settled = ending_words(outcome, [who(names, s, limit, lang) for s in range(2)])
     if settled is not None:
         return settled
     fish = outcome.details["fish"]
     interior = outcome.details["interior"]
-    ended = "Board full" if outcome.reason == "board-full" else "No one can place"
+    full = outcome.reason == "board-full"
     if not outcome.winners:
-        return f"{ended}: draw ({fish[0]} fish each, interior {interior[0]} each)"
-    win = outcome.winners[0]
-    winner = who(names, win, limit)
-    if outcome.details["tiebreak"] == "fish":
-        return f"{ended}: {winner} wins with {fish[win]} fish to {fish[1 - win]}"
-    return (
-        f"{ended}: {winner} wins on the interior, {interior[win]} to {interior[1 - win]} "
-        f"({fish[0]} fish each)"
-    )
+        result = lang(
+            "draw (%(fish)s fish each, interior %(interior)s each)",
+            fish=fish[0],
+            interior=interior[0],
+        )
+    else:
+        win = outcome.winners[0]
+        winner = who(names, win, limit, lang)
+        if outcome.details["tiebreak"] == "fish":
+            result = lang(
+                "%(winner)s wins with %(fish)s fish to %(other)s",
+                winner=winner,
+                fish=fish[win],
+                other=fish[1 - win],
+            )
+        else:
+            result = lang(
+                "%(winner)s wins on the interior, %(interior)s to %(other)s (%(fish)s fish each)",
+                winner=winner,
+                interior=interior[win],
+                other=interior[1 - win],
+                fish=fish[0],
+            )
+    if full:
+        return lang("Board full: %(result)s", result=result)
+    return lang("No one can place: %(result)s", result=result)

@@ -31,7 +31,8 @@ from pbem.games.gorami.look import (
     stripe_end,
     who,
 )
-from pbem.games.gorami.rules import COLOURS, GoramiState
+from pbem.games.gorami.rules import COLOUR_DISC, GoramiState
+from pbem.games.messages import ENGLISH, N_, Language, Message
 from pbem.games.two_player import Names
 
 EDGE = 96.0  # triangle side, px
@@ -99,18 +100,20 @@ def _stripe_marks(geo: Board, frame: _Frame, index: int) -> tuple[Point, Point, 
     return along(_EXIT + 40), along(_EXIT + 3), along(_EXIT + 20)
 
 
-def render_svg(state: GoramiState, seat: int | None = None, names: Names = None) -> str:
+def render_svg(
+    state: GoramiState, seat: int | None = None, names: Names = None, lang: Language = ENGLISH
+) -> str:
     """The position as an SVG document. Cells carry data-cell and their accessible name in
     data-name (and a title); hand discs data-number/data-seat. The last turn of each other seat
     (and the viewer's own when nobody has moved since) is outlined in the mover's colour with a
     badge of its letter, the discs it captured ringed (`g.last-turn`). `names` label the seats
-    instead of their colours."""
+    instead of their colours. Its words are in `lang`."""
     geo = state.board
     view = state.view(seat)
     frame = _Frame(geo)
     out: list[str] = []
     w, h = frame.width, frame.height
-    title, words = status(state, names, STATUS_NAME)
+    title, words = status(state, names, STATUS_NAME, lang)
     out.append(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {fmt(w)} {fmt(h)}" '
         f'width="{fmt(w)}" height="{fmt(h)}" class="gorami" data-board="{geo.size}" '
@@ -125,15 +128,15 @@ def render_svg(state: GoramiState, seat: int | None = None, names: Names = None)
         f'fill="#333">{escape(words)}</text>'
     )
     radius = HEIGHT / 3 * 0.74
-    out.extend(_cells(geo, view, frame, radius))
-    out.extend(_turn_marks(geo, frame, marked(state, seat), names, radius))
-    out.extend(_stripes(geo, view, frame, names))
-    out.extend(_panel(state, view, frame, names))
+    out.extend(_cells(geo, view, frame, radius, lang))
+    out.extend(_turn_marks(geo, frame, marked(state, seat), names, radius, lang))
+    out.extend(_stripes(geo, view, frame, names, lang))
+    out.extend(_panel(state, view, frame, names, lang))
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _cells(geo: Board, view: JSON, frame: _Frame, radius: float) -> list[str]:
+def _cells(geo: Board, view: JSON, frame: _Frame, radius: float, lang: Language) -> list[str]:
     """Every cell as a group named for a screen reader: its triangle, its name and its disc."""
     out: list[str] = []
     for cell in geo.cells:
@@ -145,7 +148,7 @@ def _cells(geo: Board, view: JSON, frame: _Frame, radius: float) -> list[str]:
             classes.append("interior")
         if disc is None:
             classes.append("empty")
-        name = _cell_name(cell.name, disc, interior)
+        name = _cell_name(cell.name, disc, interior, lang)
         attrs = f'class="{" ".join(classes)}" data-cell="{cell.name}"'
         if disc is not None:
             attrs += f' data-number="{disc["number"]}" data-colour="{disc["colour"]}"'
@@ -173,15 +176,21 @@ def _cells(geo: Board, view: JSON, frame: _Frame, radius: float) -> list[str]:
     return out
 
 
-def _cell_name(cell: str, disc: dict[str, object] | None, interior: bool) -> str:
+def _cell_name(cell: str, disc: dict[str, object] | None, interior: bool, lang: Language) -> str:
     """A cell's accessible name: "b3: yellow 2, interior", "c1: empty"."""
-    what = "empty" if disc is None else f"{disc['colour']} {disc['number']}"
-    return f"{cell}: {what}" + (", interior" if interior else "")
+    if disc is None:
+        if interior:
+            return lang("%(cell)s: empty, interior", cell=cell)
+        return lang("%(cell)s: empty", cell=cell)
+    what = Message(COLOUR_DISC[int(str(disc["seat"]))], n=int(str(disc["number"])))
+    if interior:
+        return lang("%(cell)s: %(disc)s, interior", cell=cell, disc=what)
+    return lang("%(cell)s: %(disc)s", cell=cell, disc=what)
 
 
-def _stripes(geo: Board, view: JSON, frame: _Frame, names: Names) -> list[str]:
+def _stripes(geo: Board, view: JSON, frame: _Frame, names: Names, lang: Language) -> list[str]:
     """Each stripe's fish past its end, in the colour of the seat winning it, with both sums."""
-    sides = [COLOURS[s] if names is None else escape(who(names, s)) for s in range(2)]
+    sides = [who(names, s, capital=names is not None, lang=lang) for s in range(2)]
     out: list[str] = []
     for index, stripe in enumerate(view["stripes"]):
         (x, y), (gx0, gy0), (gx1, gy1) = _stripe_marks(geo, frame, index)
@@ -189,8 +198,7 @@ def _stripes(geo: Board, view: JSON, frame: _Frame, names: Names) -> list[str]:
         out.append(
             f'<g class="stripe" data-stripe="{index}" data-direction="{stripe["direction"]}" '
             f'data-cells="{" ".join(stripe["cells"])}">'
-            f"<title>{stripe['direction']} stripe {' '.join(stripe['cells'])}: "
-            f"{sides[0]} {ys}, {sides[1]} {bs}</title>"
+            f"<title>{escape(_stripe_name(stripe, sides, lang))}</title>"
             f'<line x1="{fmt(gx0)}" y1="{fmt(gy0)}" x2="{fmt(gx1)}" y2="{fmt(gy1)}" '
             f'stroke="#a8997c" stroke-width="1.5" stroke-dasharray="3 2"/>'
             + _fish(x, y - 7, stripe["fish"])
@@ -201,16 +209,36 @@ def _stripes(geo: Board, view: JSON, frame: _Frame, names: Names) -> list[str]:
     return out
 
 
+_STRIPE_NAMES = {
+    "horizontal": N_("horizontal stripe %(cells)s: %(first)s %(a)s, %(second)s %(b)s"),
+    "rising": N_("rising stripe %(cells)s: %(first)s %(a)s, %(second)s %(b)s"),
+    "falling": N_("falling stripe %(cells)s: %(first)s %(a)s, %(second)s %(b)s"),
+}
+
+
+def _stripe_name(stripe: dict[str, Any], sides: list[str], lang: Language) -> str:
+    """A stripe's title: "rising stripe a1 b1 b2: yellow 5, blue 3"."""
+    a, b = stripe["sums"]
+    return lang(
+        _STRIPE_NAMES[str(stripe["direction"])],
+        cells=" ".join(stripe["cells"]),
+        first=sides[0],
+        a=a,
+        second=sides[1],
+        b=b,
+    )
+
+
 def _turn_marks(
-    geo: Board, frame: _Frame, moves: list[Marked], names: Names, radius: float
+    geo: Board, frame: _Frame, moves: list[Marked], names: Names, radius: float, lang: Language
 ) -> list[str]:
     """Each marked move: its cell outlined in the mover's colour with a badge of the mover's
     letter in a corner, and the discs it captured ringed with a dashed line of that colour."""
-    seats = [who(names, s) for s in range(2)]
+    seats = [who(names, s, lang=lang) for s in range(2)]
     out: list[str] = []
     for turn, move, words, captured in moves:
         s, ply = turn.seat, turn.plies[0]
-        sentence = fill_names(words, seats)
+        sentence = fill_names(words.say(lang) if isinstance(words, Message) else words, seats)
         parts = [
             f'<g class="last-turn" data-seat="{s}" data-plies="{ply}" '
             f'data-name="{escape(sentence)}" pointer-events="none">'
@@ -235,20 +263,22 @@ def _turn_marks(
     return out
 
 
-def _panel(state: GoramiState, view: dict[str, Any], frame: _Frame, names: Names) -> list[str]:
+def _panel(
+    state: GoramiState, view: dict[str, Any], frame: _Frame, names: Names, lang: Language
+) -> list[str]:
     """Under the board: a key to the drawing, and per seat its name, score and hand."""
     out: list[str] = []
     top = frame.board_bottom + 70
     column = frame.width / 2
     for k, words in enumerate(
         (
-            "shaded cells are interior (the tie-break)",
-            "fish: who wins each stripe, yellow:blue sums",
+            lang("shaded cells are interior (the tie-break)"),
+            lang("fish: who wins each stripe, yellow:blue sums"),
         )
     ):
         out.append(
             f'<text x="{fmt(frame.width / 2)}" y="{fmt(top + 127 + 15 * k)}" '
-            f'text-anchor="middle" font-size="11" fill="#777">{words}</text>'
+            f'text-anchor="middle" font-size="11" fill="#777">{escape(words)}</text>'
         )
     # Each seat's name has its own line, what goes with it ("you", "to move") the next: two
     # long names side by side, each with its extras, would run into each other.
@@ -257,35 +287,40 @@ def _panel(state: GoramiState, view: dict[str, Any], frame: _Frame, names: Names
     for s in range(2):
         x0 = 16 + s * column
         extras = [
-            *(["you"] if view["seat"] == s else []),
-            *(["◀ to move"] if state.to_move == s else []),
+            *([lang("you")] if view["seat"] == s else []),
+            *([lang("◀ to move")] if state.to_move == s else []),
         ]
         out.append(
             f'<g class="hand" data-seat="{s}">'
             + d.badge(x0 + 8, top + 9, MARKS[s], DISC_FILL[s], TURN_EDGE[s], 11)
             + f'<text x="{fmt(x0 + 22)}" y="{fmt(top + 14)}" font-size="15" font-weight="bold" '
-            f'fill="{INK[s]}">{escape(who(names, s, PANEL_NAME))}</text>'
+            f'fill="{INK[s]}">{escape(who(names, s, PANEL_NAME, lang))}</text>'
             + (
                 f'<text x="{fmt(x0 + 22)}" y="{fmt(top + 31)}" font-size="13" '
-                f'font-weight="bold" fill="{INK[s]}">{" · ".join(extras)}</text>'
+                f'font-weight="bold" fill="{INK[s]}">{escape(" · ".join(extras))}</text>'
                 if extras
                 else ""
             )
             + f'<text x="{fmt(x0)}" y="{fmt(top + 51)}" font-size="13" fill="#333">'
-            f"fish {fish[s]} · interior {interior[s]}</text>"
+            + escape(
+                lang("fish %(fish)s · interior %(interior)s", fish=fish[s], interior=interior[s])
+            )
+            + "</text>"
         )
-        out.extend(_hand(state, s, x0, top + 83))
+        out.extend(_hand(state, s, x0, top + 83, lang))
         out.append("</g>")
     return out
 
 
-def _hand(state: GoramiState, s: int, x0: float, cy: float) -> list[str]:
+def _hand(state: GoramiState, s: int, x0: float, cy: float, lang: Language) -> list[str]:
     """A seat's discs left: one of each number, faded when none is left, with the count."""
     hand = state.hand(s)
     out: list[str] = []
     for n in range(3):
         cx = x0 + 18 + n * 60
-        name = f"{COLOURS[s]} {n + 1}, {hand[n]} left"
+        name = escape(
+            lang("%(disc)s, %(left)s left", disc=Message(COLOUR_DISC[s], n=n + 1), left=hand[n])
+        )
         out.append(
             f'<g class="hand-disc" data-seat="{s}" data-number="{n + 1}" '
             f'data-count="{hand[n]}" data-name="{name}" opacity="{1 if hand[n] else 0.3}">'

@@ -5,18 +5,21 @@ from __future__ import annotations
 from pbem.games.base import display_name
 from pbem.games.gorami.look import status
 from pbem.games.gorami.rules import COLOURS, GoramiState
-from pbem.games.two_player import Names
+from pbem.games.messages import ENGLISH, N_, Language, Param
+from pbem.games.two_player import Names, seat_word
 
 
-def render_text(state: GoramiState, seat: int | None = None, names: Names = None) -> str:
+def render_text(
+    state: GoramiState, seat: int | None = None, names: Names = None, lang: Language = ENGLISH
+) -> str:
     """A terminal board shaped like the rules diagrams: each row of cell names, and under it the
-    discs on those cells (Y2 = yellow 2, B3 = blue 3, . = empty). `names` call the seats."""
+    discs on those cells (Y2 = yellow 2, B3 = blue 3, . = empty). `names` call the seats; the
+    words are in `lang`."""
     geo = state.board
     widest = max(len(row) for row in geo.rows)
     last = state.history[-1][1:] if state.history else None
     captured = set(state.captured())
-    # ASCII only, as the rest of the drawing: a mail's text part in plain ASCII costs less to send.
-    head, words = status(state, names)
+    head, words = status(state, names, lang=lang)
     lines = [f"{head.replace(' · ', ', ')}: {words.replace(' · ', '; ')}", ""]
     for row in geo.rows:
         # As in the rules diagrams: two spaces per missing cell, so rows look centred.
@@ -33,17 +36,17 @@ def render_text(state: GoramiState, seat: int | None = None, names: Names = None
         lines.append((indent + "".join(cell_names)).rstrip())
         lines.append((indent + "".join(discs)).rstrip())
     lines.append("")
-    lines.append("Y2 = yellow 2, B3 = blue 3; * last move, ! changed colour on the last move")
+    lines.append(lang("Y2 = yellow 2, B3 = blue 3; * last move, ! changed colour on the last move"))
     interior = ", ".join(geo.cells[i].name for i in geo.interior)
-    lines.append(f"interior cells (tie-break): {interior}")
-    lines.extend(_seats(state, seat, names))
-    lines.extend(_stripes(state))
+    lines.append(lang("interior cells (tie-break): %(cells)s", cells=interior))
+    lines.extend(_seats(state, seat, names, lang))
+    lines.extend(_stripes(state, lang))
     if state.outcome is None:
-        lines.append("A move is a disc number and a cell, e.g. 2b3.")
+        lines.append(lang("A move is a disc number and a cell, e.g. 2b3."))
     return "\n".join(lines) + "\n"
 
 
-def _seats(state: GoramiState, seat: int | None, names: Names) -> list[str]:
+def _seats(state: GoramiState, seat: int | None, names: Names, lang: Language) -> list[str]:
     """A line per seat: its hand, fish and interior sum."""
     fish = state.fish()
     inner = state.interior()
@@ -51,22 +54,45 @@ def _seats(state: GoramiState, seat: int | None, names: Names) -> list[str]:
     for s in range(2):
         hand = state.hand(s)
         held = "  ".join(f"{n + 1}x{hand[n]}" for n in range(3))
-        you = " (you)" if seat == s else ""
-        turn = "  <- to move" if state.to_move == s else ""
         name = display_name(names, s)
-        who = f"{COLOURS[s].capitalize():6}" if name is None else f"{name} ({COLOURS[s]})"
-        lines.append(
-            f"{who} seat {s}{you}: hand {held}   fish {fish[s]}   interior {inner[s]}{turn}"
-        )
+        if name is None:
+            who = f"{seat_word(None, s, COLOURS, lang=lang):6}"
+        else:
+            who = f"{name} ({lang(COLOURS[s])})"
+        said: dict[str, Param] = {
+            "who": who,
+            "seat": s,
+            "hand": held,
+            "fish": fish[s],
+            "interior": inner[s],
+        }
+        if seat == s:
+            line = lang(
+                "%(who)s seat %(seat)s (you): hand %(hand)s   fish %(fish)s   "
+                "interior %(interior)s",
+                **said,
+            )
+        else:
+            line = lang(
+                "%(who)s seat %(seat)s: hand %(hand)s   fish %(fish)s   interior %(interior)s",
+                **said,
+            )
+        if state.to_move == s:
+            line = lang("%(line)s  <- to move", line=line)
+        lines.append(line)
     return lines
 
 
-def _stripes(state: GoramiState) -> list[str]:
+_FAMILIES = (("horizontal", N_("rows")), ("rising", N_("rising")), ("falling", N_("falling")))
+
+
+def _stripes(state: GoramiState, lang: Language) -> list[str]:
     """The stripes' sums and who wins each, a line per direction."""
     geo = state.board
-    lines = ["stripes, yellow:blue sums (Y or B wins the fish, = nobody):"]
+    lines = [lang("stripes, yellow:blue sums (Y or B wins the fish, = nobody):")]
     sums = state.stripe_sums()
-    for direction, label in (("horizontal", "rows"), ("rising", "rising"), ("falling", "falling")):
+    for direction, key in _FAMILIES:
+        label = lang(key)
         parts = []
         for stripe, (ys, bs) in zip(geo.stripes, sums, strict=True):
             if stripe.direction != direction:

@@ -23,6 +23,7 @@ from typing import Any
 from pbem.games import base
 from pbem.games.base import OptionValue
 from pbem.games.marram.rules import LENGTHS, VARIANTS, MarramState, make_setup
+from pbem.games.messages import ENGLISH, Language
 from pbem.games.sprites import MailDrawing
 
 __all__ = ["GAME", "MarramGame", "MarramState"]
@@ -58,18 +59,26 @@ class MarramGame:
         return MarramState.from_json(data)
 
     def render_svg(
-        self, state: base.State, seat: int | None = None, names: Sequence[str] | None = None
+        self,
+        state: base.State,
+        seat: int | None = None,
+        names: Sequence[str] | None = None,
+        language: Language = ENGLISH,
     ) -> str:
         from pbem.games.marram import render
 
-        return render.render_svg(state.view(seat), names)
+        return render.render_svg(state.view(seat), names, language)
 
     def render_text(
-        self, state: base.State, seat: int | None = None, names: Sequence[str] | None = None
+        self,
+        state: base.State,
+        seat: int | None = None,
+        names: Sequence[str] | None = None,
+        language: Language = ENGLISH,
     ) -> str:
         from pbem.games.marram import render
 
-        return render.render_text(state.view(seat), names)
+        return render.render_text(state.view(seat), names, language)
 
     def render_mail_svg(
         self,
@@ -99,7 +108,11 @@ class MarramGame:
         return None
 
     def board_assets(
-        self, state: base.State, seat: int, names: Sequence[str] | None = None
+        self,
+        state: base.State,
+        seat: int,
+        names: Sequence[str] | None = None,
+        language: Language = ENGLISH,
     ) -> base.JSON:
         """On `seat`'s turn: `previews`, every tile it may lay or flip drawn in each legal
         rotation (keyed "face:tile:rotation"); `flips`, what each flip would cost, keyed by
@@ -116,13 +129,17 @@ class MarramGame:
 
         view = state.view(seat)
         legal = state.legal_moves()
-        flips = render.flips(view, legal, names)
+        flips = render.flips(view, legal, names, language)
         return {
-            "previews": render.previews(view, legal),
+            "previews": render.previews(view, legal, language),
             "flips": flips,
             # Shown by the page under a chosen flip ("flip x,y …"), as MMW warns of a sinking.
             "warnings": {f"flip {pos}": f["warning"] for pos, f in flips.items() if f["warning"]},
-            "claims": claims.claim_labels(state, legal) if isinstance(state, MarramState) else {},
+            "claims": (
+                claims.claim_labels(state, legal, language)
+                if isinstance(state, MarramState)
+                else {}
+            ),
             "glyphs": {
                 "boot": render.boot_glyph(0, 0, seat),
                 "fork": render.fork_glyph(0, 0, seat),

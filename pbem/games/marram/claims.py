@@ -13,19 +13,20 @@ from collections.abc import Iterable
 from pbem.games.marram.board import Laid, Pos
 from pbem.games.marram.features import creature_at, region_at
 from pbem.games.marram.rules import MarramState
-from pbem.games.marram.tiles import QUADRANT_INDEX, SPECIES_NAMES, SPOKE_INDEX
-from pbem.games.marram.words import REGION_WORDS, TOKEN_WORDS, plural
+from pbem.games.marram.tiles import QUADRANT_INDEX, SPOKE_INDEX
+from pbem.games.marram.words import TOKEN_NAMES, creature_message
+from pbem.games.messages import ENGLISH, N_, Language
 
 # Where on the tile a claim stands, as the rules page's pictures call it.
 PLACE_WORDS = {
-    "NW": "north-west quarter",
-    "NE": "north-east quarter",
-    "SE": "south-east quarter",
-    "SW": "south-west quarter",
-    "N": "north side",
-    "E": "east side",
-    "S": "south side",
-    "W": "west side",
+    "NW": N_("north-west quarter"),
+    "NE": N_("north-east quarter"),
+    "SE": N_("south-east quarter"),
+    "SW": N_("south-west quarter"),
+    "N": N_("north side"),
+    "E": N_("east side"),
+    "S": N_("south side"),
+    "W": N_("west side"),
 }
 _CLAIMS = ("boot", "fork")
 
@@ -41,9 +42,11 @@ def split(move: str) -> tuple[str, str | None]:
     return " ".join(action), None
 
 
-def claim_labels(state: MarramState, legal: Iterable[str]) -> dict[str, dict[str, str]]:
-    """For each action of `legal` that may carry a claim, each claim in words, keyed by the
-    action and then by the claim as the notation writes it."""
+def claim_labels(
+    state: MarramState, legal: Iterable[str], lang: Language = ENGLISH
+) -> dict[str, dict[str, str]]:
+    """For each action of `legal` that may carry a claim, each claim in words (in `lang`), keyed
+    by the action and then by the claim as the notation writes it."""
     out: dict[str, dict[str, str]] = {}
     boards: dict[str, tuple[dict[Pos, Laid], Pos]] = {}
     for move in legal:
@@ -53,7 +56,7 @@ def claim_labels(state: MarramState, legal: Iterable[str]) -> dict[str, dict[str
         if action not in boards:
             boards[action] = _laid(state, action)
         board, pos = boards[action]
-        out.setdefault(action, {})[claim] = label(board, pos, claim)
+        out.setdefault(action, {})[claim] = label(board, pos, claim, lang)
     return out
 
 
@@ -80,23 +83,41 @@ def _pos(text: str) -> Pos:
     return int(x), int(y)
 
 
-def label(board: dict[Pos, Laid], pos: Pos, claim: str) -> str:
+def label(board: dict[Pos, Laid], pos: Pos, claim: str, lang: Language = ENGLISH) -> str:
     """One claim in words: the token, the feature it takes with its size, and where it stands;
     "completes it" when laying the tile completes that feature (the claim then scores at once)."""
     kind, loc = claim.split()
-    token = TOKEN_WORDS.get(kind, kind)
-    where = PLACE_WORDS.get(loc, loc)
+    token = lang(TOKEN_NAMES[kind]) if kind in TOKEN_NAMES else kind
+    where = lang(PLACE_WORDS[loc]) if loc in PLACE_WORDS else loc
     if loc in QUADRANT_INDEX:
         region = region_at(board, pos, QUADRANT_INDEX[loc])
-        feature = f"the {REGION_WORDS[region.terrain]} of {plural(region.tiles, 'tile')}"
+        if region.terrain == "g":
+            feature = lang.counted(
+                "the grass tuft of %(n)s tile", "the grass tuft of %(n)s tiles", region.tiles
+            )
+        else:
+            feature = lang.counted(
+                "the sand mound of %(n)s tile", "the sand mound of %(n)s tiles", region.tiles
+            )
         complete = region.complete
     else:
         piece = board[pos].piece_at(SPOKE_INDEX[loc])
         if piece < 0:
-            return f"{token} on the {where}"
+            return lang("%(token)s on the %(place)s", token=token, place=where)
         creature = creature_at(board, pos, piece)
-        species = SPECIES_NAMES.get(creature.species, "creature")
-        feature = f"the {species} of {plural(creature.pieces, 'piece')}"
+        species = creature_message(creature.species, article="the").say(lang)
+        feature = lang.counted(
+            "%(creature)s of %(n)s piece",
+            "%(creature)s of %(n)s pieces",
+            creature.pieces,
+            creature=species,
+        )
         complete = creature.complete
-    done = ", which this completes" if complete else ""
-    return f"{token}: {feature}{done} ({where})"
+    if complete:
+        return lang(
+            "%(token)s: %(feature)s, which this completes (%(place)s)",
+            token=token,
+            feature=feature,
+            place=where,
+        )
+    return lang("%(token)s: %(feature)s (%(place)s)", token=token, feature=feature, place=where)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from html import escape
 
 from pbem.games.drawing import attr
 from pbem.games.drawing import fine as _f
 from pbem.games.marram.palette import seat_colour, seat_halo, seat_ink, seat_outline
 from pbem.games.marram.seats import seat_letter
+from pbem.games.messages import ENGLISH, Language
 
 
 def _circle(x: float, y: float, r: float, paint: str) -> str:
@@ -85,11 +87,12 @@ def frog(x: float, y: float) -> str:
     )
 
 
-def shovel(x: float, y: float, scale: float = 1.0) -> str:
+def shovel(x: float, y: float, scale: float = 1.0, lang: Language = ENGLISH) -> str:
     """A small spade whose blade points down, anchored at its top-left corner."""
+    said = escape(lang("shovel: this tile can be flipped"))
     return (
         f'<g class="shovel" transform="translate({_f(x)} {_f(y)}) scale({_f(scale)})">'
-        "<title>shovel: this tile can be flipped</title>"
+        f"<title>{said}</title>"
         '<rect x="-1" y="-1" width="14" height="16" rx="3" fill="#fff" opacity="0.75"/>'
         '<path d="M4 1.5 H8 M6 1.5 V8" stroke="#5c3b1e" stroke-width="1.8" '
         'stroke-linecap="round" fill="none"/>'

@@ -10,7 +10,8 @@ from pbem.games.drawing import attr
 from pbem.games.drawing import fine as _f
 from pbem.games.marram.geometry import BODY, DIR, C, spoke_point, straight
 from pbem.games.marram.palette import SADDLE, SPECIES
-from pbem.games.marram.tiles import SPECIES_NAMES
+from pbem.games.marram.words import species_name
+from pbem.games.messages import ENGLISH, N_, Language
 
 
 def path_for(spokes: list[str]) -> tuple[str, tuple[float, float], tuple[float, float]]:
@@ -135,10 +136,24 @@ def _one_spoke_piece(species: str, kind: str, spoke: str) -> str:
     )
 
 
-def piece_svg(species: str, kind: str, spokes: list[str]) -> str:
+# A piece's part, as the drawing's key names it.
+PART_NAMES = {
+    "head": N_("head"),
+    "tail": N_("tail"),
+    "end": N_("end"),
+    "saddle": N_("saddle"),
+    "mid": N_("mid"),
+}
+
+
+def piece_svg(species: str, kind: str, spokes: list[str], lang: Language = ENGLISH) -> str:
     if species not in SPECIES or not spokes or any(s not in DIR for s in spokes):
         return ""
-    title = f"{SPECIES_NAMES[species]} {kind} ({'-'.join(spokes)})"
+    part = lang(PART_NAMES[kind]) if kind in PART_NAMES else kind
+    creature = species_name(species, lang)
+    title = lang(
+        "%(creature)s %(part)s (%(spokes)s)", creature=creature, part=part, spokes="-".join(spokes)
+    )
     if len(spokes) >= 2:
         inner = _two_spoke_piece(species, kind, spokes[:2])
     else:

@@ -6,8 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import SAID, fill_names, seat_mark, shorten
+from pbem.games.messages import ENGLISH, N_, Language
 
-SEAT_WORDS = ("Red", "Violet", "White", "Black")
+SEAT_WORDS = (N_("Red"), N_("Violet"), N_("White"), N_("Black"))
 # Characters XML 1.0 cannot hold (escaping does not help) and line breaks, which would break a row.
 _UNPRINTABLE = dict.fromkeys([*range(0x20), 0x7F, 0xFFFE, 0xFFFF, *range(0xD800, 0xE000)])
 
@@ -40,12 +41,19 @@ def seat_count(view: Mapping[str, Any]) -> int:
     return 0
 
 
-def player_names(view: Mapping[str, Any], given: Sequence[str] | None = None) -> list[str]:
+def colour_name(seat: int, lang: Language = ENGLISH) -> str:
+    """A seat's colour word in `lang`, capitalised as a name ("Red", "Rouge")."""
+    return lang(seat_word(seat))
+
+
+def player_names(
+    view: Mapping[str, Any], given: Sequence[str] | None = None, lang: Language = ENGLISH
+) -> list[str]:
     """The seats' names: `given` when passed, else names in the view's `players`, else colour
-    words. Blank names fall back to the colour word."""
+    words in `lang`. Blank names fall back to the colour word."""
     n = seat_count(view)
     raw = given if given is not None else view.get("players")
-    names = [seat_word(i) for i in range(n)]
+    names = [colour_name(i, lang) for i in range(n)]
     if isinstance(raw, Sequence) and not isinstance(raw, str):
         for i, entry in enumerate(raw[:n]):
             if isinstance(entry, Mapping):
@@ -56,12 +64,12 @@ def player_names(view: Mapping[str, Any], given: Sequence[str] | None = None) ->
     return names
 
 
-def who(names: Sequence[str], seat: object, limit: int = 0) -> str:
+def who(names: Sequence[str], seat: object, limit: int = 0, lang: Language = ENGLISH) -> str:
     """The seat's name, cut to `limit` characters (0: whole) where a line has no room to wrap."""
     if isinstance(seat, int) and not isinstance(seat, bool):
-        name = names[seat] if 0 <= seat < len(names) else seat_word(seat)
+        name = names[seat] if 0 <= seat < len(names) else colour_name(seat, lang)
         return shorten(name, limit) if limit else name
-    return "someone"
+    return lang("someone")
 
 
 def settled_words(outcome: object, names: Sequence[str], limit: int = 0) -> str | None:

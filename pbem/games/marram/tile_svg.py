@@ -30,11 +30,10 @@ from pbem.games.marram.glyphs import TOKEN_GLYPH, coin, flower, fly, frog, shove
 from pbem.games.marram.palette import TERRAIN, TERRAIN_EDGE
 from pbem.games.marram.pieces import piece_svg
 from pbem.games.marram.seats import player_names, who
-from pbem.games.marram.tiles import SPECIES_NAMES
-from pbem.games.messages import english_listing
+from pbem.games.messages import ENGLISH, N_, Language, Listing, Message
 
 
-def _ground(q: str, rotation: int, name_locs: bool) -> list[str]:
+def _ground(q: str, rotation: int, name_locs: bool, lang: Language) -> list[str]:
     """The four quadrants' terrain, with a soft texture (grass blades, sand ripples) that makes
     the two terrains readable without colour."""
     terrain: dict[str, str] = {}
@@ -46,7 +45,11 @@ def _ground(q: str, rotation: int, name_locs: bool) -> list[str]:
         t = terrain[quad]
         qx, qy = QRECT[quad]
         name = "grass" if t == "g" else "sand"
-        label = f' data-name="{quad} quadrant, {name}"' if name_locs else ""
+        label = ""
+        if name_locs:
+            ground = lang(GROUND[t])
+            said = lang("%(quadrant)s quadrant, %(ground)s", quadrant=quad, ground=ground)
+            label = f' data-name="{attr(said)}"'
         parts.append(
             f'<rect class="quad {name}" data-loc="{quad}"{label} x="{_f(qx)}" y="{_f(qy)}" '
             f'width="{_f(C)}" height="{_f(C)}" fill="{TERRAIN.get(t, "#ccc")}"/>'
@@ -95,30 +98,34 @@ def _decorations(f: Mapping[str, Any], rotation: int) -> list[str]:
     return parts
 
 
-def _prey(f: Mapping[str, Any], rotation: int, carried: Mapping[str, str]) -> list[str]:
+def _prey(
+    f: Mapping[str, Any], rotation: int, carried: Mapping[str, str], lang: Language
+) -> list[str]:
     parts = []
     for spoke, animal in board_prey(f, rotation, carried):
         px, py = spoke_point(spoke, 13)
         glyph = frog(px, py) if animal == "frog" else fly(px, py)
-        parts.append(
-            f'<g data-prey="{spoke}"><title>{escape(animal)} on {spoke}</title>{glyph}</g>'
-        )
+        prey = lang(PREY[animal]) if animal in PREY else animal
+        said = lang("%(prey)s on %(spoke)s", prey=prey, spoke=spoke)
+        parts.append(f'<g data-prey="{spoke}"><title>{escape(said)}</title>{glyph}</g>')
     return parts
 
 
-def _frame(desc: Mapping[str, Any], face: str, tile_id: int | str | None) -> list[str]:
+def _frame(
+    desc: Mapping[str, Any], face: str, tile_id: int | str | None, lang: Language
+) -> list[str]:
     """The tile's edge, its shovel (it can be flipped) or flipped corner, and its number."""
     parts = [
         f'<rect x="0.5" y="0.5" width="{_f(T - 1)}" height="{_f(T - 1)}" fill="none" '
         f'stroke="#00000040" stroke-width="1"/>'
     ]
     if face != "back" and isinstance(desc.get("back"), Mapping):
-        parts.append(shovel(T - 14, T - 16))
+        parts.append(shovel(T - 14, T - 16, lang=lang))
     if face == "back":
+        flipped = escape(lang("flipped (back face)"))
         parts.append(
             f'<path d="M{_f(T - 12)} {_f(T - 3)} L{_f(T - 3)} {_f(T - 12)} L{_f(T - 3)} '
-            f'{_f(T - 3)} Z" fill="#495057" opacity="0.55"><title>flipped (back face)</title>'
-            f"</path>"
+            f'{_f(T - 3)} Z" fill="#495057" opacity="0.55"><title>{flipped}</title></path>'
         )
     if tile_id is not None:
         label = escape(str(tile_id))
@@ -133,7 +140,7 @@ def _frame(desc: Mapping[str, Any], face: str, tile_id: int | str | None) -> lis
     return parts
 
 
-def _hit_areas(carried: Mapping[str, str], name_locs: bool) -> list[str]:
+def _hit_areas(carried: Mapping[str, str], name_locs: bool, lang: Language) -> list[str]:
     """Areas for click-to-move on the spokes that carry a piece (quadrants have their rects)."""
     parts = []
     for spoke in SPOKES:
@@ -144,8 +151,11 @@ def _hit_areas(carried: Mapping[str, str], name_locs: bool) -> list[str]:
             y0, y1 = sorted((ay, by))
             w = max(x1 - x0, BODY + 4)
             h = max(y1 - y0, BODY + 4)
-            what = SPECIES_NAMES.get(carried[spoke], "creature")
-            label = f' data-name="{spoke} spoke, {what}"' if name_locs else ""
+            label = ""
+            if name_locs:
+                what = words.species_name(carried[spoke], lang)
+                said = lang("%(spoke)s spoke, %(creature)s", spoke=spoke, creature=what)
+                label = f' data-name="{attr(said)}"'
             parts.append(
                 f'<rect class="spoke" data-loc="{spoke}"{label} x="{_f((x0 + x1 - w) / 2)}" '
                 f'y="{_f((y0 + y1 - h) / 2)}" width="{_f(w)}" height="{_f(h)}" '
@@ -169,6 +179,7 @@ def tile_group(
     scale: float = 1.0,
     name_locs: bool = False,
     title: str = "",
+    lang: Language = ENGLISH,
 ) -> str:
     """An SVG `<g>` drawing one tile with its top-left corner at (x, y).
 
@@ -176,31 +187,34 @@ def tile_group(
     rules 1.5 description, shown on its `face` turned `rotation` degrees clockwise. With
     `name_locs` each quadrant and creature-carrying spoke has its accessible name in data-name
     ("NW quadrant, sand"; "E spoke, blue snake"), for the previews the page clicks in. `title`
-    becomes the group's first child, its name on hover and for screen readers.
+    becomes the group's first child, its name on hover and for screen readers. Its words are in
+    `lang`.
     """
     f = face_of(desc, face)
     transform = f"translate({_f(x)} {_f(y)})" + (f" scale({_f(scale)})" if scale != 1 else "")
     parts = [f'<g class="tile" transform="{transform}"{attrs}>']
     if title:
         parts.append(f"<title>{escape(title)}</title>")
-    parts.extend(_ground(str(f.get("q", "gggg")), rotation, name_locs))
+    parts.extend(_ground(str(f.get("q", "gggg")), rotation, name_locs, lang))
     pieces = board_pieces(f, rotation, set(removed))
     carried = {spoke: species for species, _, spokes in pieces for spoke in spokes}
     # Mids first so heads and caps sit on top where bodies come close.
     pieces.sort(key=lambda p: len(p[2]) < 2)
-    parts.extend(piece_svg(*piece) for piece in pieces)
+    parts.extend(piece_svg(*piece, lang=lang) for piece in pieces)
     parts.extend(_decorations(f, rotation))
     if show_prey:
-        parts.extend(_prey(f, rotation, carried))
-    parts.extend(_frame(desc, face, tile_id))
+        parts.extend(_prey(f, rotation, carried, lang))
+    parts.extend(_frame(desc, face, tile_id, lang))
     for kind, _, seat, tx, ty in placed_tokens(tokens, TOKEN_GLYPH):
         parts.append(TOKEN_GLYPH[kind](tx, ty, seat))
-    parts.extend(_hit_areas(carried, name_locs))
+    parts.extend(_hit_areas(carried, name_locs, lang))
     parts.append("</g>")
     return "".join(parts)
 
 
-def previews(view: Mapping[str, Any], legal: Iterable[str]) -> dict[str, str]:
+def previews(
+    view: Mapping[str, Any], legal: Iterable[str], lang: Language = ENGLISH
+) -> dict[str, str]:
     """Each tile the viewer may lay or flip, drawn in every legal rotation (key face:tile:rotation).
 
     The game page shows the chosen one in place; quadrant and spoke hit areas are drawn in board
@@ -209,8 +223,8 @@ def previews(view: Mapping[str, Any], legal: Iterable[str]) -> dict[str, str]:
     """
     show_prey = view.get("variant") == "animals"
     tiles = view.get("tiles") or {}
-    at = {(int(t["x"]), int(t["y"])): t for t in view.get("board") or []}
-    wanted: set[tuple[str, int, int]] = {("front", int(t), 0) for t in view.get("hand") or []}
+    at = {(int(laid["x"]), int(laid["y"])): laid for laid in view.get("board") or []}
+    wanted: set[tuple[str, int, int]] = {("front", int(tid), 0) for tid in view.get("hand") or []}
     for move in legal:
         part = move.split()
         if part[0] == "place":
@@ -233,12 +247,16 @@ def previews(view: Mapping[str, Any], legal: Iterable[str]) -> dict[str, str]:
             show_prey=show_prey,
             attrs=' data-preview="1"',
             name_locs=True,
+            lang=lang,
         )
     return out
 
 
 def flips(
-    view: Mapping[str, Any], legal: Iterable[str], names: Sequence[str] | None = None
+    view: Mapping[str, Any],
+    legal: Iterable[str],
+    names: Sequence[str] | None = None,
+    lang: Language = ENGLISH,
 ) -> dict[str, dict[str, Any]]:
     """What each flip the viewer may make would cost, keyed by position ("x,y"), as MMW warns
     before a sinking: `tile`; `lost`, the tokens on the tile (rules: a flip removes them), each
@@ -246,8 +264,12 @@ def flips(
     removes Carol's boot and your pitchfork.", "" when none); and `marks`, those tokens drawn
     crossed out in the tile's own units (0 to 100, as the previews), to lay over the preview."""
     seat = view.get("seat")
-    known = player_names(view, names)
-    at = {(int(t["x"]), int(t["y"])): t for t in view.get("board") or [] if isinstance(t, Mapping)}
+    known = player_names(view, names, lang)
+    at = {
+        (int(laid["x"]), int(laid["y"])): laid
+        for laid in view.get("board") or []
+        if isinstance(laid, Mapping)
+    }
     out: dict[str, dict[str, Any]] = {}
     for move in legal:
         part = move.split()
@@ -262,13 +284,11 @@ def flips(
             for k in laid.get("tokens") or []
             if isinstance(k, Mapping)
         ]
-        things = [
-            ("your" if k["seat"] == seat else f"{who(known, k['seat'])}'s")
-            + f" {words.TOKEN_WORDS.get(str(k['kind']), 'token')}"
-            for k in lost
-        ]
+        things = Listing(_lost_token(k, seat, known) for k in lost)
         warning = (
-            f"Flipping the tile at ({x},{y}) removes {english_listing(things)}." if things else ""
+            lang("Flipping the tile at (%(x)s,%(y)s) removes %(tokens)s.", x=x, y=y, tokens=things)
+            if things
+            else ""
         )
         out[part[1]] = {
             "tile": int(laid["tile"]),
@@ -277,6 +297,30 @@ def flips(
             "marks": _lost_marks(lost),
         }
     return out
+
+
+GROUND = {"g": N_("grass"), "s": N_("sand")}
+PREY = {"fly": N_("fly"), "frog": N_("frog")}
+_YOUR_TOKEN = {
+    "boot": N_("your boot"),
+    "fork": N_("your pitchfork"),
+    "bet": N_("your bet"),
+    "token": N_("your token"),
+}
+_THEIR_TOKEN = {
+    "boot": N_("%(seat)s's boot"),
+    "fork": N_("%(seat)s's pitchfork"),
+    "bet": N_("%(seat)s's bet"),
+    "token": N_("%(seat)s's token"),
+}
+
+
+def _lost_token(token: Mapping[str, Any], seat: object, names: Sequence[str]) -> Message:
+    """A token a flip would remove, as its warning names it: "your boot", "Carol's bet"."""
+    kind = str(token["kind"]) if token["kind"] in _YOUR_TOKEN else "token"
+    if token["seat"] == seat:
+        return Message(_YOUR_TOKEN[kind])
+    return Message(_THEIR_TOKEN[kind], seat=who(names, token["seat"]))
 
 
 def _lost_marks(lost: Sequence[Mapping[str, Any]]) -> str:

@@ -18,7 +18,7 @@ from pbem.games.marram.geometry import (
 )
 from pbem.games.marram.seats import dropped, player_names, seat_letter, who
 from pbem.games.marram.tiles import SPECIES_NAMES
-from pbem.games.messages import Message
+from pbem.games.messages import ENGLISH, N_, Language, Listing, Message
 
 VARIANT_TITLE = {"classic": "Classic", "pitchfork": "Pitchfork", "animals": "Animals"}
 _ACTIONS = ("place", "flip", "pass")
@@ -145,7 +145,7 @@ def _what_is_at(view: Mapping[str, Any], pos: tuple[int, int], loc: str) -> str:
     return loc
 
 
-def action_words(view: Mapping[str, Any], ply: int) -> str:
+def action_words(view: Mapping[str, Any], ply: int) -> Message:
     """The sentence for the action at `ply`, seats as placeholders `{0}` for `fill_names`, as
     the move's stored words say it (pbem.games.marram.words): "{2} flipped the tile at (-2,1);
     {0}'s boot there was lost"."""
@@ -172,116 +172,188 @@ def view_tile_named(view: Mapping[str, Any], tile_id: object) -> Message:
     return words.tile_named(tile_id, tile_desc(view, tile_id))
 
 
-def _score_words(event: Mapping[str, Any], names: Sequence[str]) -> str:
-    feature = event.get("feature")
-    if feature == "creature":
-        name = SPECIES_NAMES.get(str(event.get("species")), "creature")
-        if event.get("valid") is False:
-            name = f"freak beast ({name})"
+def _score_words(event: Mapping[str, Any], names: Sequence[str], lang: Language) -> str:
+    if event.get("feature") == "creature":
+        name = words.creature_message(event.get("species"), event.get("valid", True)).say(lang)
     else:
-        name = "grass tuft" if event.get("terrain") == "g" else "sand mound"
+        name = lang(words.REGION_NAMES.get(str(event.get("terrain")), words.REGION_NAMES["s"]))
     winners = event.get("winners") or []
     value = event.get("value", 0)
     if winners:
-        by = " and ".join(who(names, w) for w in winners)
-        return f"{name} completed: {value} to {by}"
-    return f"{name} completed ({value}, unclaimed)"
+        by = Listing(who(names, w, lang=lang) for w in winners)
+        return lang(
+            "%(feature)s completed: %(value)s to %(seats)s", feature=name, value=value, seats=by
+        )
+    return lang("%(feature)s completed (%(value)s, unclaimed)", feature=name, value=value)
 
 
 def describe_event(
-    event: Mapping[str, Any], names: Sequence[str], view: Mapping[str, Any] | None = None
+    event: Mapping[str, Any],
+    names: Sequence[str],
+    view: Mapping[str, Any] | None = None,
+    lang: Language = ENGLISH,
 ) -> str:
-    """One public log event in plain words; tiles named by what they show when `view` is
-    given."""
+    """One public log event in plain words, in `lang`; tiles named by what they show when
+    `view` is given."""
     kind = event.get("type")
-    mover = who(names, event.get("seat"))
+    mover = who(names, event.get("seat"), lang=lang)
     pos = words.event_pos(event)
-    at = f" at ({pos[0]},{pos[1]})" if pos else ""
+    place = {"x": str(pos[0]), "y": str(pos[1])} if pos else {}
     if kind == "place":
         tile = event.get("tile")
-        rot = event.get("rotation")
-        placed = view_tile_named(view, tile) if view is not None else f"tile {tile}"
-        return f"{mover} placed {placed}{at}" + (f", turned {rot}°" if rot is not None else "")
+        placed = view_tile_named(view, tile) if view is not None else words.tile_numbered(tile)
+        said = (
+            lang("%(seat)s placed %(tile)s at (%(x)s,%(y)s)", seat=mover, tile=placed, **place)
+            if pos
+            else lang("%(seat)s placed %(tile)s", seat=mover, tile=placed)
+        )
+        rotation = event.get("rotation")
+        if rotation is None:
+            return said
+        return lang("%(event)s, turned %(rotation)s°", event=said, rotation=str(rotation))
     if kind == "flip":
-        return f"{mover} flipped the tile{at}"
+        if pos:
+            return lang("%(seat)s flipped the tile at (%(x)s,%(y)s)", seat=mover, **place)
+        return lang("%(seat)s flipped the tile", seat=mover)
     if kind in ("claim", "bet"):
-        what = event.get("kind") or ("bet" if kind == "bet" else "token")
-        return f"{mover} put a {what} on {event.get('loc', '?')}{at}"
+        token = lang(_A_TOKEN.get(str(event.get("kind") or kind), _A_TOKEN["token"]))
+        at = str(event.get("loc", "?"))
+        if pos:
+            return lang(
+                "%(seat)s put %(token)s on %(place)s at (%(x)s,%(y)s)",
+                seat=mover,
+                token=token,
+                place=at,
+                **place,
+            )
+        return lang("%(seat)s put %(token)s on %(place)s", seat=mover, token=token, place=at)
     if kind == "score":
-        return _score_words(event, names)
+        return _score_words(event, names, lang)
     if kind == "eaten":
-        animal = event.get("prey", "prey")
-        seat = event.get("seat")
-        gain = event.get("value", event.get("points"))
-        if seat is None:
-            return f"a {animal} was eaten"
-        return f"{who(names, seat)}'s bet on a {animal} won {gain}"
+        return _eaten(event, names, lang)
     if kind == "discard":
         tile = event.get("tile")
-        dead = view_tile_named(view, tile) if view is not None else f"tile {tile}"
-        return f"{mover} discarded {dead}, which fits nowhere"
+        dead = view_tile_named(view, tile) if view is not None else words.tile_numbered(tile)
+        return lang("%(seat)s discarded %(tile)s, which fits nowhere", seat=mover, tile=dead)
     if kind == "end-bonus":
-        return f"end bonus: {event.get('points', event.get('value', 0))} to {mover}"
-    said = {
-        "pass": f"{mover} passed",
-        "removed": "completed creatures left the board",
-        "bet-lost": f"{mover} lost a bet",
-        "dropped": f"{mover} left the game",
-    }
-    return said.get(str(kind), str(kind))
+        points = str(event.get("points", event.get("value", 0)))
+        return lang("end bonus: %(points)s to %(seat)s", points=points, seat=mover)
+    if kind == "pass":
+        return lang("%(seat)s passed", seat=mover)
+    if kind == "removed":
+        return lang("completed creatures left the board")
+    if kind == "bet-lost":
+        return lang("%(seat)s lost a bet", seat=mover)
+    if kind == "dropped":
+        return lang("%(seat)s left the game", seat=mover)
+    return str(kind)
+
+
+_A_TOKEN = {
+    "boot": N_("a boot"),
+    "fork": N_("a pitchfork"),
+    "bet": N_("a bet"),
+    "token": N_("a token"),
+}
+_PREY_NAMES = {"fly": N_("fly"), "frog": N_("frog")}
+
+
+def _eaten(event: Mapping[str, Any], names: Sequence[str], lang: Language) -> str:
+    """A prey eaten, and what a bet on it won."""
+    animal = str(event.get("prey", "prey"))
+    prey = lang(_PREY_NAMES[animal]) if animal in _PREY_NAMES else animal
+    seat = event.get("seat")
+    if seat is None:
+        return lang("a %(prey)s was eaten", prey=prey)
+    gain = str(event.get("value", event.get("points")))
+    better = who(names, seat, lang=lang)
+    return lang("%(seat)s's bet on a %(prey)s won %(points)s", seat=better, prey=prey, points=gain)
 
 
 def _tile_contents(
-    view: Mapping[str, Any], laid: Mapping[str, Any], f: Mapping[str, Any]
+    view: Mapping[str, Any], laid: Mapping[str, Any], f: Mapping[str, Any], lang: Language
 ) -> list[str]:
     """What a laid tile shows, in words: terrain, creatures, coins, flowers, prey."""
     rotation = int(laid.get("rotation") or 0)
     q = str(f.get("q", ""))
-    ground = [n for c, n in (("g", "grass"), ("s", "sand")) if c in q]
-    parts = [" and ".join(ground) or "a tile"]
+    ground = [lang(n) for c, n in (("g", N_("grass")), ("s", N_("sand"))) if c in q]
+    if len(ground) == 2:
+        parts = [lang("%(first)s and %(then)s", first=ground[0], then=ground[1])]
+    else:
+        parts = ground or [lang("a tile")]
     gone = {str(sp) for sp in laid.get("removed") or []}
     creatures: list[str] = []
     for text in f.get("pieces", []):
         species, _, spokes = parse_piece(text)
         if any(rotate_spoke(sp, rotation) in gone for sp in spokes):
             continue
-        name = SPECIES_NAMES.get(species, "creature")
+        name = words.species_name(species, lang)
         if name not in creatures:
             creatures.append(name)
     parts.extend(creatures)
     metals = [str(c[1]) for c in f.get("coins", []) if len(c) > 1]
-    for metal in ("gold", "silver"):
-        if metal in metals:
-            parts.append(words.plural(metals.count(metal), f"{metal} coin"))
+    if "gold" in metals:
+        parts.append(lang.counted("%(n)s gold coin", "%(n)s gold coins", metals.count("gold")))
+    if "silver" in metals:
+        parts.append(
+            lang.counted("%(n)s silver coin", "%(n)s silver coins", metals.count("silver"))
+        )
     if f.get("flowers"):
-        parts.append(words.plural(len(f.get("flowers", [])), "flower"))
+        parts.append(lang.counted("%(n)s flower", "%(n)s flowers", len(f.get("flowers", []))))
     if view.get("variant") == "animals":
         for spoke, animal in f.get("prey", []):
             if rotate_spoke(str(spoke), rotation) not in gone:
-                parts.append(f"a {animal} on {rotate_spoke(str(spoke), rotation)}")
+                prey = lang(_PREY_NAMES[animal]) if animal in _PREY_NAMES else str(animal)
+                parts.append(
+                    lang(
+                        "a %(prey)s on %(spoke)s",
+                        prey=prey,
+                        spoke=rotate_spoke(str(spoke), rotation),
+                    )
+                )
     return parts
 
 
 def tile_name(
-    view: Mapping[str, Any], laid: Mapping[str, Any], names: Sequence[str] | None = None
+    view: Mapping[str, Any],
+    laid: Mapping[str, Any],
+    names: Sequence[str] | None = None,
+    lang: Language = ENGLISH,
 ) -> str:
     """A laid tile's accessible name: "tile 42 at (1,-1): grass and sand, blue snake, 1 gold
-    coin; Carol's boot on NW; can be flipped"."""
-    known = player_names(view, names)
+    coin; Carol's boot on NW; can be flipped", in `lang`."""
+    known = player_names(view, names, lang)
     x, y, tid = laid.get("x"), laid.get("y"), laid.get("tile")
     face = str(laid.get("face") or "front")
     desc = tile_desc(view, tid)
-    tokens = [
-        f"{who(known, k.get('seat'))}'s {words.TOKEN_WORDS.get(str(k.get('kind')), 'token')} "
-        f"on {k.get('loc')}"
-        for k in laid.get("tokens") or []
-        if isinstance(k, Mapping)
-    ]
-    text = f"tile {tid} at ({x},{y}): " + ", ".join(_tile_contents(view, laid, face_of(desc, face)))
+    tokens = [_token_on(k, known, lang) for k in laid.get("tokens") or [] if isinstance(k, Mapping)]
+    contents = ", ".join(_tile_contents(view, laid, face_of(desc, face), lang))
+    text = lang(
+        "tile %(id)s at (%(x)s,%(y)s): %(contents)s",
+        id=str(tid),
+        x=str(x),
+        y=str(y),
+        contents=contents,
+    )
     if tokens:
-        text += "; " + ", ".join(tokens)
+        text = lang("%(first)s; %(then)s", first=text, then=", ".join(tokens))
     if face == "back":
-        text += "; flipped"
+        text = lang("%(tile)s; flipped", tile=text)
     elif isinstance(desc.get("back"), Mapping):
-        text += "; can be flipped"
+        text = lang("%(tile)s; can be flipped", tile=text)
     return text
+
+
+def _token_on(token: Mapping[str, Any], names: Sequence[str], lang: Language) -> str:
+    """A token on a tile, for the tile's name: "Carol's boot on NW"."""
+    owner = who(names, token.get("seat"), lang=lang)
+    key = _TOKEN_ON.get(str(token.get("kind")), _TOKEN_ON["token"])
+    return lang(key, seat=owner, place=str(token.get("loc")))
+
+
+_TOKEN_ON = {
+    "boot": N_("%(seat)s's boot on %(place)s"),
+    "fork": N_("%(seat)s's pitchfork on %(place)s"),
+    "bet": N_("%(seat)s's bet on %(place)s"),
+    "token": N_("%(seat)s's token on %(place)s"),
+}

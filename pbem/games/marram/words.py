@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.games.base import SeatSummary, Summary
 from pbem.games.marram.tiles import QUADRANT_INDEX, SPECIES_NAMES, SPOKE_INDEX, TERRAIN_NAMES
-from pbem.games.messages import N_, Listing, Message
+from pbem.games.messages import ENGLISH, N_, Language, Listing, Message
 
 if TYPE_CHECKING:
     from pbem.games.marram.rules import MarramState
@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 # Plain English for the drawings' words, which are English still (claims.py, tile_svg.py).
 TOKEN_WORDS = {"boot": "boot", "fork": "pitchfork", "bet": "bet"}
 REGION_WORDS = {"g": "grass tuft", "s": "sand mound"}
+REGION_NAMES = {"g": N_("grass tuft"), "s": N_("sand mound")}
+# A token by its kind in the notation, as the drawings name it.
+TOKEN_NAMES = {"boot": N_("boot"), "fork": N_("pitchfork"), "bet": N_("bet")}
 # The CSS colours of the seats' pieces, as the game page names them.
 SEAT_COLOURS = (N_("red"), N_("violet"), N_("white"), N_("black"))
 
@@ -53,7 +56,7 @@ def chained(key: str, items: Sequence[Message]) -> Message:
 
 THEN = N_("%(first)s; %(then)s")
 _PLUS = N_("%(first)s plus %(then)s")
-_DOT = N_("%(first)s · %(then)s")
+DOT = N_("%(first)s · %(then)s")
 _COMMA = N_("%(first)s, %(then)s")
 
 # -- things on the board -----------------------------------------------------------------------
@@ -90,6 +93,11 @@ def creature_message(species: object, valid: object = True, article: str = "") -
     if article == "the":
         return Message(THE_THING.get(SPECIES_NAMES.get(code, "creature"), _THE_CREATURE))
     return Message(CREATURE.get(code, _CREATURE_ANY))
+
+
+def species_name(species: object, lang: Language = ENGLISH) -> str:
+    """A species' bare name in `lang`, said at once: "worm", "ver" (the drawings' many pieces)."""
+    return lang(CREATURE.get(str(species), _CREATURE_ANY))
 
 
 def the_thing(name: str | Message) -> Message:
@@ -531,7 +539,7 @@ def summary(state: MarramState, viewer: int | None) -> Summary:
             bits.append(Message("bets %(n)s", n=supply["bets"]))
         in_hand = view["hand_sizes"][index]
         bits.append(Message.counted("%(n)s tile in hand", "%(n)s tiles in hand", in_hand))
-        text = chained(_DOT, bits)
+        text = chained(DOT, bits)
         if index in view["dropped"]:
             text = Message("left the game")
         seats.append(SeatSummary(colour=SEAT_COLOURS[index % len(SEAT_COLOURS)], supplies=text))
@@ -557,5 +565,5 @@ def summary(state: MarramState, viewer: int | None) -> Summary:
         )
     score_label = Message("points")
     return Summary(
-        score_label=score_label, seats=seats, hand=own, notes=chained(_DOT, notes), hand_brief=brief
+        score_label=score_label, seats=seats, hand=own, notes=chained(DOT, notes), hand_brief=brief
     )

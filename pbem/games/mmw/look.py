@@ -12,14 +12,17 @@ from functools import lru_cache
 
 from pbem.games import drawing as d
 from pbem.games.base import MoveError, Outcome, seat_mark
+from pbem.games.messages import ENGLISH, N_, Language, Message, seat_ref
 from pbem.games.mmw.board import COLOURS, SIZE, Pyramid
-from pbem.games.mmw.rules import ENDINGS, MMWState, new_state
+from pbem.games.mmw.rules import ENDINGS, NO_SINKING_LIMIT, MMWState, new_state
 from pbem.games.two_player import Names, seat_word
 
 FILL = {"red": "#c62828", "blue": "#1f5fbf"}
 DARK = {"red": "#6d1010", "blue": "#0d2f66"}
 MARKS = tuple(seat_mark(c) for c in COLOURS)  # "R", "B": on pyramids and last-move badges
 TINT = {"red": "#f3c9c4", "blue": "#c9d8f1"}  # a last move's squares, in the mover's colour
+# The seats named by their colours when the drawing has no names (`two_player.seat_word`).
+SEAT_NAMES = (N_("Red"), N_("Blue"))
 
 # A marked move: the turn, its notation and its sentence (seats as placeholders).
 Marked = tuple[d.Turn, str, str]
@@ -72,29 +75,44 @@ def marked(state: MMWState, viewer: int | None) -> list[Marked]:
             sentence = words[ply - (count - len(words))]
         else:
             frm, to = move.split("-")
-            sentence = f"{{{turn.seat}}} moved the top pyramid of {frm} to {to}"
+            sentence = Message(
+                "%(seat)s moved the top pyramid of %(from)s to %(to)s",
+                seat=seat_ref(turn.seat),
+                **{"from": frm},
+                to=to,
+            )
         out.append((turn, move, sentence))
     return out
 
 
-def who(names: Names, seat: int, limit: int = 0, capital: bool = True) -> str:
-    """The name of `seat`, or its colour word ("Red", or "red") when no names are given."""
-    return seat_word(names, seat, COLOURS, limit, capital)
+def who(
+    names: Names, seat: int, limit: int = 0, capital: bool = True, lang: Language = ENGLISH
+) -> str:
+    """The name of `seat`, or its colour word in `lang` ("Red", or "red") when no names are
+    given."""
+    return seat_word(names, seat, COLOURS, limit, capital, lang)
 
 
-def verdict(outcome: Outcome, seats: Sequence[str]) -> str:
+def verdict(outcome: Outcome, seats: Sequence[str], lang: Language = ENGLISH) -> str:
     """Who won an ending of the rules, `seats` naming them: "Red wins", "both lose", "drawn"."""
     if outcome.winners:
-        return f"{seats[outcome.winners[0]]} wins"
-    return "both lose" if outcome.reason == "both-stuck" else "drawn"
+        return lang("%(seat)s wins", seat=seats[outcome.winners[0]])
+    return lang("both lose") if outcome.reason == "both-stuck" else lang("drawn")
 
 
-def why(outcome: Outcome, names: Names) -> str:
+def why(outcome: Outcome, names: Names, lang: Language = ENGLISH) -> str:
     """Why the game ended, in a few words (never the outcome's reason code)."""
     if outcome.reason == "no-move" and outcome.winners:
-        return f"{who(names, 1 - outcome.winners[0])} could not move"
+        stuck = who(names, 1 - outcome.winners[0], lang=lang)
+        return lang("%(seat)s could not move", seat=stuck)
     ending = ENDINGS.get(outcome.reason)
-    return "" if ending is None else ending.why
+    return "" if ending is None else lang(ending.why, plies=NO_SINKING_LIMIT)
+
+
+def after_moves(plies: int, lang: Language = ENGLISH) -> str:
+    """How far the game is, as a board's caption says it: the position after that many moves
+    (a turn asks for the next one, "move 22", under a board "after move 21")."""
+    return lang("after move %(n)s", n=plies) if plies else lang("the start")
 
 
 def square(index: int, seat: int | None) -> tuple[int, int]:

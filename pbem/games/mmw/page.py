@@ -11,11 +11,11 @@ from html import escape
 
 from pbem.games import drawing as d
 from pbem.games.base import ending_words, fill_names
+from pbem.games.messages import ENGLISH, N_, Language, Message
 from pbem.games.mmw.board import (
     COLOURS,
     FILES,
     SIZE,
-    SIZE_NAMES,
     SQUARE_INDEX,
     SQUARE_NAMES,
     Pyramid,
@@ -27,6 +27,7 @@ from pbem.games.mmw.look import (
     MARKS,
     TINT,
     Marked,
+    after_moves,
     arrow,
     marked,
     points,
@@ -60,17 +61,32 @@ def _place(index: int, seat: int | None) -> tuple[int, int]:
     return LEFT + col * CELL, TOP + row * ROW
 
 
-def _describe_stack(name: str, pyramids: list[Pyramid]) -> str:
+# A pyramid as a square's name says it, by colour and size.
+PYRAMID_WORDS = {
+    "red": (N_("red small"), N_("red medium"), N_("red large")),
+    "blue": (N_("blue small"), N_("blue medium"), N_("blue large")),
+}
+
+
+def _describe_stack(name: str, pyramids: list[Pyramid], lang: Language) -> str:
     """A square's accessible name, top pyramid first: "c3: red large on blue small (resting);
     touching 3, resting 1"."""
     if not pyramids:
-        return f"{name}: empty"
-    parts = [
-        f"{p.colour} {SIZE_NAMES[p.size - 1]}{'' if p.touching else ' (resting)'}"
-        for p in reversed(pyramids)
-    ]
+        return lang("%(square)s: empty", square=name)
+    stack = ""
+    for p in reversed(pyramids):
+        said = lang(PYRAMID_WORDS[p.colour][p.size - 1])
+        if not p.touching:
+            said = lang("%(pyramid)s (resting)", pyramid=said)
+        stack = lang("%(above)s on %(below)s", above=stack, below=said) if stack else said
     touching, resting = points(pyramids)
-    return f"{name}: {' on '.join(parts)}; touching {touching}, resting {resting}"
+    return lang(
+        "%(square)s: %(stack)s; touching %(touching)s, resting %(resting)s",
+        square=name,
+        stack=stack,
+        touching=touching,
+        resting=resting,
+    )
 
 
 def _stack_svg(x: int, y: int, pyramids: list[Pyramid]) -> list[str]:
@@ -123,43 +139,48 @@ def _stack_svg(x: int, y: int, pyramids: list[Pyramid]) -> list[str]:
     return out
 
 
-def render_svg(state: MMWState, seat: int | None = None, names: Names = None) -> str:
-    """The board as a standalone SVG document; `names` label the seats instead of colours.
+def render_svg(
+    state: MMWState, seat: int | None = None, names: Names = None, lang: Language = ENGLISH
+) -> str:
+    """The board as a standalone SVG document; `names` label the seats instead of colours; its
+    words are in `lang`.
 
     Squares carry data-square and their accessible name in data-name (and a title). The last
     move of the other seat (and the viewer's own when nobody has moved since) is marked in the
     mover's colour: both squares tinted and outlined, an arrow, and a badge with the mover's
     letter (`g.last-turn`)."""
     moves = marked(state, seat)
-    parts = _top(state, seat, names)
-    squares, piles = _squares(state, seat, moves)
+    parts = _top(state, seat, names, lang)
+    squares, piles = _squares(state, seat, moves, lang)
     parts.extend(squares)
     # The stacks go over the arrows, so that the arrows stay underneath.
     parts.extend(_arrows(moves, seat))
     parts.extend(piles)
-    parts.extend(_turn_marks(moves, seat, names))
+    parts.extend(_turn_marks(moves, seat, names, lang))
     parts.extend(_edges(seat))
-    parts.extend(_foot(state, names))
+    parts.extend(_foot(state, names, lang))
     parts.append("</svg>")
     return "\n".join(parts)
 
 
-def _top(state: MMWState, seat: int | None, names: Names) -> list[str]:
+def _top(state: MMWState, seat: int | None, names: Names, lang: Language) -> list[str]:
     """The document's start: its accessible name, the hatching, the ground and the status."""
     to_move = state.to_move
     outcome = state.outcome
     if outcome is None:
         assert to_move is not None
-        head = f"{who(names, to_move, HEAD_NAME)} to move"
+        mover = who(names, to_move, HEAD_NAME, lang=lang)
+        head = lang("%(seat)s to move", seat=mover)
         head_fill = FILL[COLOURS[to_move]]
     else:
-        settled = ending_words(outcome, [who(names, s, HEAD_NAME) for s in SEATS])
+        settled = ending_words(outcome, [who(names, s, HEAD_NAME, lang=lang) for s in SEATS])
         if settled is None:
-            settled = verdict(outcome, [who(names, s, HEAD_NAME, capital=False) for s in SEATS])
-        head = f"Game over: {settled}"
+            lower = [who(names, s, HEAD_NAME, capital=False, lang=lang) for s in SEATS]
+            settled = verdict(outcome, lower, lang)
+        head = lang("Game over: %(result)s", result=settled)
         head_fill = "#333"
-    after = d.after_moves(len(state.history))
-    label = f"Martian Mud Wrestling board: {head}, {after}"
+    after = after_moves(len(state.history), lang)
+    label = lang("Martian Mud Wrestling board: %(status)s, %(after)s", status=head, after=after)
     parts: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'width="{WIDTH}" height="{HEIGHT}" font-family="DejaVu Sans, Verdana, sans-serif" '
@@ -182,12 +203,14 @@ def _top(state: MMWState, seat: int | None, names: Names) -> list[str]:
     )
     parts.append(
         f'<text x="{WIDTH - LEFT}" y="{TOP - 16}" font-size="13" text-anchor="end" '
-        f'fill="#555">{after}</text>'
+        f'fill="#555">{escape(after)}</text>'
     )
     return parts
 
 
-def _squares(state: MMWState, seat: int | None, moves: list[Marked]) -> tuple[list[str], list[str]]:
+def _squares(
+    state: MMWState, seat: int | None, moves: list[Marked], lang: Language
+) -> tuple[list[str], list[str]]:
     """Each square as a group named for a screen reader (its colour tinted by a marked move,
     its name and points), and apart from them the stacks on them."""
     history = state.history
@@ -211,7 +234,7 @@ def _squares(state: MMWState, seat: int | None, moves: list[Marked]) -> tuple[li
         top = pyramids[-1].colour if pyramids else ""
         touching, resting = points(pyramids)
         extra = f' data-last="{last[name]}"' if name in last else ""
-        words = escape(_describe_stack(name, pyramids))
+        words = escape(_describe_stack(name, pyramids, lang))
         parts.append(
             f'<g class="square" data-square="{name}" data-top="{top}" '
             f'data-stack="{tokens(pyramids)}"{extra} data-name="{words}">'
@@ -252,7 +275,7 @@ def _edges(seat: int | None) -> list[str]:
     return parts
 
 
-def _foot(state: MMWState, names: Names) -> list[str]:
+def _foot(state: MMWState, names: Names, lang: Language) -> list[str]:
     """Under the board: each seat's name and pyramids left, and a key to the drawing."""
     parts = []
     scores = state.scores()
@@ -261,8 +284,8 @@ def _foot(state: MMWState, names: Names) -> list[str]:
         x, anchor = (LEFT, "start") if s == 0 else (WIDTH - LEFT, "end")
         # The name and the count on lines of their own: two long names side by side on one line
         # each would run into each other in the middle.
-        name = escape(who(names, s, FOOT_NAME))
-        count = f"{scores[s]} left, {15 - scores[s]} sunk"
+        name = escape(who(names, s, FOOT_NAME, lang=lang))
+        count = escape(lang("%(left)s left, %(sunk)s sunk", left=scores[s], sunk=15 - scores[s]))
         # The seat's letter in a badge before its name, the key to the letters on the pyramids.
         chip_x = x + 9 if s == 0 else x - 9
         text_x = x + 22 if s == 0 else x - 22
@@ -274,15 +297,22 @@ def _foot(state: MMWState, names: Names) -> list[str]:
             f'<text x="{text_x}" y="{foot_y + 17}" font-size="13" fill="{FILL[colour]}" '
             f'text-anchor="{anchor}" class="score-count" data-seat="{s}">{count}</text>'
         )
+    key = lang(
+        "solid: touches the board · hatched: resting · gold edge: top · "
+        "corner: touching|resting points"
+    )
     parts.append(
         f'<text x="{WIDTH / 2}" y="{foot_y + 38}" font-size="11" fill="#555" '
-        'text-anchor="middle">solid: touches the board · hatched: resting · gold edge: top · '
-        "corner: touching|resting points</text>"
+        f'text-anchor="middle">{escape(key)}</text>'
+    )
+    calm = lang(
+        "%(moves)s of %(limit)s moves without a sinking",
+        moves=state.plies_without_sinking,
+        limit=NO_SINKING_LIMIT,
     )
     parts.append(
         f'<text x="{WIDTH / 2}" y="{foot_y + 53}" font-size="11" fill="#555" '
-        f'text-anchor="middle" class="no-sinking">{state.plies_without_sinking} of '
-        f"{NO_SINKING_LIMIT} moves without a sinking</text>"
+        f'text-anchor="middle" class="no-sinking">{escape(calm)}</text>'
     )
     return parts
 
@@ -311,14 +341,14 @@ def _arrows(moves: list[Marked], seat: int | None) -> list[str]:
     return out
 
 
-def _turn_marks(moves: list[Marked], seat: int | None, names: Names) -> list[str]:
+def _turn_marks(moves: list[Marked], seat: int | None, names: Names, lang: Language) -> list[str]:
     """Over the stacks, each marked move's squares outlined in the mover's colour (the origin
     thinly) and a badge with the mover's letter at the top of the destination."""
-    seats = [who(names, s) for s in SEATS]
+    seats = [who(names, s, lang=lang) for s in SEATS]
     out = []
     for turn, move, words in moves:
         colour = COLOURS[turn.seat]
-        sentence = fill_names(words, seats)
+        sentence = fill_names(words.say(lang) if isinstance(words, Message) else words, seats)
         frm, to = move.split("-")
         group = [
             f'<g class="last-turn" data-seat="{turn.seat}" data-plies="{turn.plies[0]}" '

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from pbem.games import drawing as d
 from pbem.games.base import display_name, ending_words
+from pbem.games.messages import ENGLISH, Language
 from pbem.games.mmw.board import COLOURS, FILES, SIZE, SQUARE_NAMES, square_index
-from pbem.games.mmw.look import tokens, verdict, who, why
+from pbem.games.mmw.look import after_moves, tokens, verdict, who, why
 from pbem.games.mmw.rules import NO_SINKING_LIMIT, MMWState
 from pbem.games.two_player import SEATS, Names
 
 
-def render_text(state: MMWState, seat: int | None = None, names: Names = None) -> str:
+def render_text(
+    state: MMWState, seat: int | None = None, names: Names = None, lang: Language = ENGLISH
+) -> str:
     """A plain board: each square lists its stack bottom first, `'` marking resting pyramids.
-    `names` call the seats instead of their colours."""
+    `names` call the seats instead of their colours; the words are in `lang`."""
     texts = {name: tokens(state.stack(name)) or "." for name in SQUARE_NAMES}
     width = [
         max(6, *(len(texts[SQUARE_NAMES[square_index(f, r)]]) for r in range(SIZE))) + 2
@@ -24,9 +26,16 @@ def render_text(state: MMWState, seat: int | None = None, names: Names = None) -
         files.reverse()
         ranks.reverse()
     history = state.history
+    status, after = _status(state, names, lang), after_moves(len(history), lang)
     lines = [
-        f"Martian Mud Wrestling: {_status(state, names)}; {d.after_moves(len(history))}, "
-        f"{state.plies_without_sinking} of {NO_SINKING_LIMIT} moves without a sinking"
+        lang(
+            "Martian Mud Wrestling: %(status)s; %(after)s, %(moves)s of %(limit)s moves without a "
+            "sinking",
+            status=status,
+            after=after,
+            moves=state.plies_without_sinking,
+            limit=NO_SINKING_LIMIT,
+        )
     ]
     header = "    " + "".join(FILES[f].ljust(width[f]) for f in files)
     lines.append(header.rstrip())
@@ -38,23 +47,41 @@ def render_text(state: MMWState, seat: int | None = None, names: Names = None) -
     seats = []
     for s, colour in enumerate(COLOURS):
         name = display_name(names, s)
-        seats.append(f"{colour} (seat {s})" if name is None else f"{name} ({colour}, seat {s})")
+        word = lang(colour)
+        seats.append(
+            lang("%(colour)s (seat %(seat)s)", colour=word, seat=s)
+            if name is None
+            else lang("%(name)s (%(colour)s, seat %(seat)s)", name=name, colour=word, seat=s)
+        )
     lines.append(
-        "   ".join(f"{seats[s]}: {scores[s]} on the board, {15 - scores[s]} sunk" for s in SEATS)
+        "   ".join(
+            lang(
+                "%(seat)s: %(left)s on the board, %(sunk)s sunk",
+                seat=seats[s],
+                left=scores[s],
+                sunk=15 - scores[s],
+            )
+            for s in SEATS
+        )
     )
     if history:
-        lines.append(f"last move: {history[-1]}")
-    lines.append("stacks read bottom to top; ' marks a pyramid resting (not touching the board)")
+        lines.append(lang("last move: %(move)s", move=history[-1]))
+    lines.append(
+        lang("stacks read bottom to top; ' marks a pyramid resting (not touching the board)")
+    )
     return "\n".join(lines) + "\n"
 
 
-def _status(state: MMWState, names: Names) -> str:
+def _status(state: MMWState, names: Names, lang: Language) -> str:
     """Whose move it is, or how the game ended and why."""
     outcome = state.outcome
     if outcome is None:
         assert state.to_move is not None
-        return f"{who(names, state.to_move, capital=False)} to move"
+        mover = who(names, state.to_move, capital=False, lang=lang)
+        return lang("%(seat)s to move", seat=mover)
     if outcome.said is not None:
-        return f"game over: {ending_words(outcome, [who(names, s) for s in SEATS])}"
-    result = verdict(outcome, [who(names, s, capital=False) for s in SEATS])
-    return f"game over: {result} ({why(outcome, names)})"
+        settled = ending_words(outcome, [who(names, s, lang=lang) for s in SEATS])
+        return lang("game over: %(result)s", result=settled or "")
+    result = verdict(outcome, [who(names, s, capital=False, lang=lang) for s in SEATS], lang)
+    reason = why(outcome, names, lang)
+    return lang("game over: %(result)s (%(why)s)", result=result, why=reason)
