@@ -23,7 +23,7 @@ SCANNED = ("pbem/web", "pbem/domain", "pbem/mailin", "pbem/mail")
 PROSE = re.compile(r"[A-Za-z]{2,}[,:;]? [A-Za-z]{2,}")
 # What markup, placeholders and header parameters hold is no prose.
 NOT_SHOWN = re.compile(r"<[^>]*>|\{[^}]*\}|%\(\w+\)[sd]")
-GETTEXT = {"gettext", "ngettext", "pgettext", "lazy_gettext", "lazy_ngettext", "N_", "_"}
+GETTEXT = {"gettext", "ngettext", "pgettext", "lazy_gettext", "lazy_ngettext", "N_", "_", "Message"}
 LOG_CALLS = {"debug", "info", "warning", "error", "exception", "critical", "log", "bind"}
 LOGGERS = {"log", "logger", "logging", "logs"}
 # Raised for a programming mistake or an operator's command: never a page or a letter.
@@ -69,16 +69,6 @@ OUTSIDE: dict[str, tuple[str, frozenset[str]]] = {
     "pbem/web/mail_settings.py": (
         "an X-Robots-Tag header's value",
         frozenset({"noindex, nofollow"}),
-    ),
-    "pbem/domain/applying.py": (
-        f"a refusal stored with a submission beside the engines' reasons: {PENDING_POINT_2}",
-        frozenset(
-            {
-                "This move was stored after the turn's deadline.",
-                "pbem could not play this move because of an error on our side; try again.",
-                "Another move was made for this turn first.",
-            }
-        ),
     ),
     "pbem/domain/bot_turns.py": (
         "what the bots' task reports to the logs",

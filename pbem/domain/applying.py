@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from pbem import games
+from pbem import games, i18n
 from pbem.config import Settings
 from pbem.domain import clocks, turns, wording
 from pbem.domain.errors import OutOfTime, ServiceError
@@ -41,6 +41,7 @@ from pbem.domain.turn_ending import (
 )
 from pbem.domain.views import GameFacts
 from pbem.extensions import db
+from pbem.games.messages import Message
 from pbem.models import APPLIED, PENDING, REJECTED, Game, Move, Submission, utcnow
 from pbem.ops import metrics
 
@@ -68,9 +69,12 @@ _LOCK_FOR_APPLY = (
 )
 _INSERT_MOVE = insert(Move)
 _DECIDE_SUBMISSION = update(Submission).where(Submission.id == bindparam("submission_id"))
-# A stored move judged late: its player was told "in time" or "out of time" when they sent it.
-STORED_LATE = "This move was stored after the turn's deadline."
-ENGINE_ERROR = "pbem could not play this move because of an error on our side; try again."
+# Refusals stored with a submission, as messages of the service's catalog, said in each
+# reader's language when shown (`wording.read_words`). A stored move judged late: its player was
+# told "in time" or "out of time" when they sent it.
+STORED_LATE = Message("This move was stored after the turn's deadline.")
+ENGINE_ERROR = Message("pbem could not play this move because of an error on our side; try again.")
+CONFLICT = Message("Another move was made for this turn first.")
 
 
 @dataclass
@@ -157,7 +161,7 @@ def apply_submissions(config: Settings, submission_ids: Sequence[int]) -> Applie
             return sum(
                 (apply_submissions(config, [one]) for one in submission_ids), start=Applied()
             )
-        reason = "Another move was made for this turn first."
+        reason = wording.stored_words(CONFLICT, i18n.SERVICE_DOMAIN)
         db.session.connection().execute(_DECIDE_SUBMISSION, [_rejection(submission_ids[0], reason)])
         db.session.commit()
         metrics.MOVES_REFUSED.labels("unknown", "conflict").inc()
@@ -230,7 +234,7 @@ def _decide(game: Playing, row: Any) -> Played | Refusal:
         try:
             turns.check_move(verdict, row.submission_ply, game.ply)
         except OutOfTime as exc:
-            return Refusal(STORED_LATE, exc.code)
+            return Refusal(wording.stored_words(STORED_LATE, i18n.SERVICE_DOMAIN), exc.code)
         # The sentence comes with the play: Move.words is stored without playing it twice.
         after, words = game.current().play_described(row.move)
     except ServiceError as exc:
@@ -242,7 +246,7 @@ def _decide(game: Playing, row: Any) -> Played | Refusal:
     except Exception:
         # An engine bug must not leave the submission pending for the sweep to retry forever.
         log.exception("engine error applying submission %s", row.submission_id)
-        return Refusal(ENGINE_ERROR, "engine_error")
+        return Refusal(wording.stored_words(ENGINE_ERROR, i18n.SERVICE_DOMAIN), "engine_error")
     return Played(
         row.submission_id,
         GameFacts.at(game, after, game.ply + 1),

@@ -12,7 +12,7 @@ from flask import Flask
 from sqlalchemy import event, func, select
 
 from pbem import games
-from pbem.domain import moves, starting, views
+from pbem.domain import moves, starting, views, wording
 from pbem.domain.errors import GameNotStarted, GameOver, MoveRefused, NotYourTurn, StalePly
 from pbem.extensions import db, settings
 from pbem.models import (
@@ -238,7 +238,8 @@ def test_an_engine_error_rejects_the_submission(
     monkeypatch.setattr(state_class, "play", broken)
     assert moves.apply_moves(settings(), [submission_id]) == []
     submission = db.session.get(Submission, submission_id)
-    assert submission.status == REJECTED and "error on our side" in (submission.error or "")
+    assert submission.status == REJECTED and submission.error is not None
+    assert "error on our side" in wording.read_english(submission.error)
 
 
 # --- every registered engine ---------------------------------------------------------------------

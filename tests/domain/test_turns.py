@@ -4,6 +4,7 @@ actions, time judged when a move is stored)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -12,7 +13,8 @@ import pytest
 import time_machine
 from flask import Flask
 
-from pbem.domain import clock_task, moves, starting, turns
+from pbem import i18n
+from pbem.domain import clock_task, moves, starting, turns, wording
 from pbem.domain.clocks import NO_CLOCK, parse_clock
 from pbem.domain.errors import OutOfTime, SetupError
 from pbem.extensions import db, settings
@@ -388,5 +390,11 @@ def test_a_late_submission_that_slipped_in_is_rejected_when_applied(app: Flask) 
     db.session.expire_all()
     rejected = db.session.get(Submission, late.id)
     assert rejected is not None and rejected.status == "rejected"
-    assert rejected.error == "This move was stored after the turn's deadline."
+    # Stored as the service's message, said in each reader's language.
+    assert rejected.error is not None and json.loads(rejected.error)["game"] == "messages"
+    assert wording.read_english(rejected.error) == "This move was stored after the turn's deadline."
+    with i18n.using("fr"):
+        assert wording.read_words(rejected.error) == (
+            "Ce coup a été enregistré après l’échéance du tour."
+        )
     assert _game(game.id).ply == 0
