@@ -22,9 +22,7 @@ from pbem.games.messages import ENGLISH, N_, Language, Listing, Message
 if TYPE_CHECKING:
     from pbem.games.marram.rules import MarramState
 
-# Plain English for the drawings' words, which are English still (claims.py, tile_svg.py).
-TOKEN_WORDS = {"boot": "boot", "fork": "pitchfork", "bet": "bet"}
-REGION_WORDS = {"g": "grass tuft", "s": "sand mound"}
+# A region by its terrain, as the drawings name it.
 REGION_NAMES = {"g": N_("grass tuft"), "s": N_("sand mound")}
 # A token by its kind in the notation, as the drawings name it.
 TOKEN_NAMES = {"boot": N_("boot"), "fork": N_("pitchfork"), "bet": N_("bet")}
@@ -35,14 +33,6 @@ SEAT_COLOURS = (N_("red"), N_("violet"), N_("white"), N_("black"))
 def seat(index: object) -> str:
     """A seat as a message names it (`messages.seat_ref`), from a log's value as it is."""
     return f"{{{index}}}"
-
-
-def with_article(noun: str) -> str:
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def chained(key: str, items: Sequence[Message]) -> Message:
@@ -361,11 +351,6 @@ def _aftermath(
             )
         )
     return tails
-
-
-def creature_name(event: Mapping[str, Any]) -> Message:
-    """A logged creature's name: "worm", "freak beast (blue snake)"."""
-    return creature_message(event.get("species"), event.get("valid", True))
 
 
 def _region(terrain: str, bulges: int) -> Message:
