@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from pbem.games.marram.tiles import SPECIES, SPOKES, TERRAINS, Face, reverse_code
+from pbem.games.marram.words import CREATURE, GROUND_NAMES
 from pbem.games.messages import N_, Message
 
 Pos = tuple[int, int]
@@ -22,8 +23,6 @@ Req = int
 # Neighbour offsets for sides N, E, S, W.
 DELTAS: tuple[Pos, Pos, Pos, Pos] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 SIDE_NAMES = (N_("north"), N_("east"), N_("south"), N_("west"))
-_GROUND = {"g": N_("grass"), "s": N_("sand")}
-_SPECIES = {"o": N_("orange snake"), "b": N_("blue snake"), "w": N_("worm")}
 ROTATIONS = (0, 90, 180, 270)
 NO_REQ: Req = 0
 # Open positions by what they require, in no particular order, each written as in a move
@@ -116,12 +115,12 @@ def mismatches(face: Face, k: int, packed: Req) -> list[Message]:
 def side_words(code: int) -> Message:
     """What a side code shows, read clockwise: "grass, blue snake, sand"."""
     species = (code >> 1) & 3
-    creature = Message(N_("nothing") if species == 0 else _SPECIES[SPECIES[species - 1]])
+    creature = Message(N_("nothing") if species == 0 else CREATURE[SPECIES[species - 1]])
     return Message(
         "%(left)s, %(middle)s, %(right)s",
-        left=Message(_GROUND[TERRAINS[code & 1]]),
+        left=Message(GROUND_NAMES[TERRAINS[code & 1]]),
         middle=creature,
-        right=Message(_GROUND[TERRAINS[(code >> 3) & 1]]),
+        right=Message(GROUND_NAMES[TERRAINS[(code >> 3) & 1]]),
     )
 
 

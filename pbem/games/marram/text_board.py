@@ -28,7 +28,7 @@ from pbem.games.marram.turns import (
     turn_label,
     view_tile_named,
 )
-from pbem.games.marram.words import TOKEN_NAMES
+from pbem.games.marram.words import TOKEN_NAMES, prey_name
 from pbem.games.messages import ENGLISH, N_, Language, Listing
 
 _KIND_CHAR = {
@@ -150,7 +150,7 @@ def _prey_text(view: Mapping[str, Any], lang: Language) -> list[str]:
         for spoke, animal in f.get("prey", []):
             board_spoke = rotate_spoke(str(spoke), rotation)
             if board_spoke not in gone:
-                prey = lang(_PREY[animal]) if animal in _PREY else str(animal)
+                prey = prey_name(animal, lang)
                 out.append(
                     lang(
                         "%(prey)s at %(x)s,%(y)s %(spoke)s",
@@ -163,7 +163,6 @@ def _prey_text(view: Mapping[str, Any], lang: Language) -> list[str]:
     return out
 
 
-_PREY = {"fly": N_("fly"), "frog": N_("frog")}
 # Why a game ended, for the text board (words.describe_outcome says it whole, from the state).
 ENDED_WORDS = {
     "threshold": N_("the threshold was reached"),

@@ -47,7 +47,7 @@ def _ground(q: str, rotation: int, name_locs: bool, lang: Language) -> list[str]
         name = "grass" if t == "g" else "sand"
         label = ""
         if name_locs:
-            ground = lang(GROUND[t])
+            ground = lang(words.GROUND_NAMES[t])
             said = lang("%(quadrant)s quadrant, %(ground)s", quadrant=quad, ground=ground)
             label = f' data-name="{attr(said)}"'
         parts.append(
@@ -105,7 +105,7 @@ def _prey(
     for spoke, animal in board_prey(f, rotation, carried):
         px, py = spoke_point(spoke, 13)
         glyph = frog(px, py) if animal == "frog" else fly(px, py)
-        prey = lang(PREY[animal]) if animal in PREY else animal
+        prey = words.prey_name(animal, lang)
         said = lang("%(prey)s on %(spoke)s", prey=prey, spoke=spoke)
         parts.append(f'<g data-prey="{spoke}"><title>{escape(said)}</title>{glyph}</g>')
     return parts
@@ -299,19 +299,11 @@ def flips(
     return out
 
 
-GROUND = {"g": N_("grass"), "s": N_("sand")}
-PREY = {"fly": N_("fly"), "frog": N_("frog")}
 _YOUR_TOKEN = {
     "boot": N_("your boot"),
     "fork": N_("your pitchfork"),
     "bet": N_("your bet"),
     "token": N_("your token"),
-}
-_THEIR_TOKEN = {
-    "boot": N_("%(seat)s's boot"),
-    "fork": N_("%(seat)s's pitchfork"),
-    "bet": N_("%(seat)s's bet"),
-    "token": N_("%(seat)s's token"),
 }
 
 
@@ -320,7 +312,7 @@ def _lost_token(token: Mapping[str, Any], seat: object, names: Sequence[str]) ->
     kind = str(token["kind"]) if token["kind"] in _YOUR_TOKEN else "token"
     if token["seat"] == seat:
         return Message(_YOUR_TOKEN[kind])
-    return Message(_THEIR_TOKEN[kind], seat=who(names, token["seat"]))
+    return Message(words.TOKEN_OF.get(kind, words.TOKEN_OF_ANY), seat=who(names, token["seat"]))
 
 
 def _lost_marks(lost: Sequence[Mapping[str, Any]]) -> str:

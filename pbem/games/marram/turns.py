@@ -255,13 +255,12 @@ _A_TOKEN = {
     "bet": N_("a bet"),
     "token": N_("a token"),
 }
-_PREY_NAMES = {"fly": N_("fly"), "frog": N_("frog")}
 
 
 def _eaten(event: Mapping[str, Any], names: Sequence[str], lang: Language) -> str:
     """A prey eaten, and what a bet on it won."""
     animal = str(event.get("prey", "prey"))
-    prey = lang(_PREY_NAMES[animal]) if animal in _PREY_NAMES else animal
+    prey = words.prey_name(animal, lang)
     seat = event.get("seat")
     if seat is None:
         return lang("a %(prey)s was eaten", prey=prey)
@@ -276,7 +275,7 @@ def _tile_contents(
     """What a laid tile shows, in words: terrain, creatures, coins, flowers, prey."""
     rotation = int(laid.get("rotation") or 0)
     q = str(f.get("q", ""))
-    ground = [lang(n) for c, n in (("g", N_("grass")), ("s", N_("sand"))) if c in q]
+    ground = [lang(words.GROUND_NAMES[c]) for c in "gs" if c in q]
     if len(ground) == 2:
         parts = [lang("%(first)s and %(then)s", first=ground[0], then=ground[1])]
     else:
@@ -303,7 +302,7 @@ def _tile_contents(
     if view.get("variant") == "animals":
         for spoke, animal in f.get("prey", []):
             if rotate_spoke(str(spoke), rotation) not in gone:
-                prey = lang(_PREY_NAMES[animal]) if animal in _PREY_NAMES else str(animal)
+                prey = words.prey_name(animal, lang)
                 parts.append(
                     lang(
                         "a %(prey)s on %(spoke)s",

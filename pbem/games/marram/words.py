@@ -24,7 +24,10 @@ if TYPE_CHECKING:
 
 # A region by its terrain, as the drawings name it.
 REGION_NAMES = {"g": N_("grass tuft"), "s": N_("sand mound")}
-# A token by its kind in the notation, as the drawings name it.
+# Ground, prey and tokens by their codes, as the drawings name them.
+GROUND_NAMES = {"g": N_("grass"), "s": N_("sand")}
+PREY_NAMES = {"fly": N_("fly"), "frog": N_("frog")}
+# A token by its kind in the notation.
 TOKEN_NAMES = {"boot": N_("boot"), "fork": N_("pitchfork"), "bet": N_("bet")}
 # The CSS colours of the seats' pieces, as the game page names them.
 SEAT_COLOURS = (N_("red"), N_("violet"), N_("white"), N_("black"))
@@ -88,6 +91,12 @@ def creature_message(species: object, valid: object = True, article: str = "") -
 def species_name(species: object, lang: Language = ENGLISH) -> str:
     """A species' bare name in `lang`, said at once: "worm", "ver" (the drawings' many pieces)."""
     return lang(CREATURE.get(str(species), _CREATURE_ANY))
+
+
+def prey_name(animal: object, lang: Language = ENGLISH) -> str:
+    """A prey's name in `lang` ("fly", "mouche"); an unknown one as it is written."""
+    key = PREY_NAMES.get(str(animal))
+    return lang(key) if key else str(animal)
 
 
 def the_thing(name: str | Message) -> Message:
@@ -208,7 +217,7 @@ def event_pos(event: Mapping[str, Any]) -> tuple[int, int] | None:
     return None
 
 
-_TOKEN_OF = {
+TOKEN_OF = {
     "boot": N_("%(seat)s's boot"),
     "fork": N_("%(seat)s's pitchfork"),
     "bet": N_("%(seat)s's bet"),
@@ -217,7 +226,7 @@ _TOKEN_ON = {
     "boot": N_("a boot on %(thing)s"),
     "fork": N_("a pitchfork on %(thing)s"),
 }
-_TOKEN_OF_ANY = N_("%(seat)s's token")
+TOKEN_OF_ANY = N_("%(seat)s's token")
 _BET_ON = {"fly": N_("a bet on the fly"), "frog": N_("a bet on the frog")}
 _BET_ON_ANY = N_("a bet on the prey")
 _BET_WON = {
@@ -264,7 +273,7 @@ def action_sentence(
             )
             lost = [
                 Message(
-                    _TOKEN_OF.get(str(t.get("kind")), _TOKEN_OF_ANY),
+                    TOKEN_OF.get(str(t.get("kind")), TOKEN_OF_ANY),
                     seat=seat(t.get("seat")),
                 )
                 for t in event.get("lost") or []
